@@ -1,0 +1,74 @@
+"""tilebag: the SCRABBLE® crossword game in Python.
+
+An exact rules engine, lexicons, and GCG game records:
+
+>>> import tilebag
+>>> game = tilebag.Game(["alice", "bob"], seed=1)
+>>> len(game.rack(0)), len(game.bag)
+(7, 86)
+"""
+
+from __future__ import annotations
+
+from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet
+from tilebag.bag import Bag
+from tilebag.board import Board, Word
+from tilebag.errors import (
+    FormatError,
+    GameOverError,
+    Illegal,
+    IllegalMoveError,
+    InvalidMoveError,
+    PhonyError,
+    TilebagError,
+)
+from tilebag.game import ChallengeResult, Game, Outcome, Player, Termination
+from tilebag.layout import BoardLayout, Square, load_layout
+from tilebag.lexicon import AcceptAll, Lexicon, WordList, default_lexicon, load_lexicon
+from tilebag.move import PLAYED_THROUGH, Move, MoveKind
+from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
+from tilebag.rules import ChallengeMode, EndAdjustment, Rules, find_rules
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLANK",
+    "BLANK_BIT",
+    "PLAYED_THROUGH",
+    "AcceptAll",
+    "Alphabet",
+    "Bag",
+    "Board",
+    "BoardLayout",
+    "ChallengeMode",
+    "ChallengeResult",
+    "EndAdjustment",
+    "Event",
+    "EventKind",
+    "FormatError",
+    "Game",
+    "GameOverError",
+    "GameRecord",
+    "Illegal",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Lexicon",
+    "Move",
+    "MoveKind",
+    "Outcome",
+    "PhonyError",
+    "Player",
+    "PlayerInfo",
+    "Rules",
+    "Square",
+    "Termination",
+    "Tile",
+    "TilebagError",
+    "Word",
+    "WordList",
+    "default_lexicon",
+    "find_rules",
+    "load_alphabet",
+    "load_layout",
+    "load_lexicon",
+]

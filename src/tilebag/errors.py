@@ -1,0 +1,104 @@
+"""The exceptions tilebag raises.
+
+Every error says what was wrong and where. Errors about moves derive from
+:class:`ValueError`, so code that parses user input can catch either.
+
+>>> from tilebag.errors import IllegalMoveError, Illegal
+>>> err = IllegalMoveError(Illegal.NOT_CONNECTED, "the play touches no tile on the board")
+>>> err.reason
+<Illegal.NOT_CONNECTED: 'not connected'>
+>>> str(err)
+'the play touches no tile on the board'
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class TilebagError(Exception):
+    """Base class of every error tilebag raises on purpose."""
+
+
+class InvalidMoveError(TilebagError, ValueError):
+    """Move text that cannot be parsed at all (syntax, not rules).
+
+    >>> from tilebag import Move
+    >>> Move.from_gcg("8F H0RN")
+    Traceback (most recent call last):
+    ...
+    tilebag.errors.InvalidMoveError: '8F H0RN': '0' is not a tile of the english tile set
+    """
+
+
+class Illegal(enum.Enum):
+    """Why a move is against the rules: one member per rule a move can break."""
+
+    GAME_OVER = "game over"
+    OFF_BOARD = "off the board"
+    NO_TILES = "no tiles placed"
+    NOT_IN_LINE = "not in one line"
+    GAP = "gap"
+    SQUARE_OCCUPIED = "square occupied"
+    WORD_INCOMPLETE = "word incomplete"
+    NOT_CONNECTED = "not connected"
+    FIRST_PLAY_NOT_ON_START = "first play misses the start square"
+    FIRST_PLAY_TOO_SHORT = "first play too short"
+    TILE_NOT_ON_RACK = "tile not on rack"
+    TILE_NOT_AVAILABLE = "tile not available"
+    BAG_TOO_SMALL = "bag too small to exchange"
+    PHONY = "phony"
+    WRONG_PLAYER = "wrong player"
+    NOTHING_TO_CHALLENGE = "nothing to challenge"
+    CHALLENGE_NOT_ALLOWED = "challenge not allowed"
+
+
+class IllegalMoveError(TilebagError, ValueError):
+    """A well-formed move that the rules forbid in the current position.
+
+    :attr:`reason` names the rule (an :class:`Illegal` member), the message
+    says what exactly was wrong. The game is left exactly as it was.
+    """
+
+    def __init__(self, reason: Illegal, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class PhonyError(IllegalMoveError):
+    """A play forming words that are not in the lexicon, refused on entry
+    (void challenge mode). :attr:`words` lists the unacceptable words."""
+
+    def __init__(self, words: list[str], message: str) -> None:
+        super().__init__(Illegal.PHONY, message)
+        self.words = words
+
+
+class GameOverError(IllegalMoveError):
+    """A move was attempted after the game ended."""
+
+    def __init__(self, message: str = "the game is over") -> None:
+        super().__init__(Illegal.GAME_OVER, message)
+
+
+class FormatError(TilebagError, ValueError):
+    """A malformed file or record. :attr:`line` is the 1-based line number
+    (0 when unknown) and :attr:`source` the file name, when known.
+
+    >>> str(FormatError("no word on this line", line=12, source="words.txt"))
+    'words.txt:12: no word on this line'
+    """
+
+    def __init__(self, message: str, *, line: int = 0, source: str | None = None) -> None:
+        self.message = message
+        self.line = line
+        self.source = source
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = ""
+        if self.source is not None:
+            where = f"{self.source}:"
+        if self.line:
+            where += f"{self.line}:"
+        return f"{where} {self.message}" if where else self.message

@@ -1,0 +1,742 @@
+"""The game: players, racks, bag, board, turns, challenges and the end.
+
+:class:`Game` applies the rules exactly. Every action is checked before
+anything changes, so an illegal move raises and leaves the game as it was;
+:meth:`Game.pop` undoes the last action exactly.
+
+The worked example of the rules (the first player already holds the tiles):
+
+>>> game = Game(["alice", "bob"], seed=7, first=0)
+>>> game.set_rack(0, "HNOR")
+>>> game.push_gcg("8F HORN")
+14
+>>> game.set_rack(1, "AFM")
+>>> game.push_gcg("H6 FA.M")
+9
+>>> game.scores
+[14, 9]
+>>> game.pop()
+Move.from_gcg('H6 FA.M')
+>>> game.scores
+[14, 0]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, missing_tiles, rack_tile
+from tilebag.bag import Bag
+from tilebag.board import Board, Word
+from tilebag.errors import GameOverError, Illegal, IllegalMoveError, InvalidMoveError, PhonyError
+from tilebag.layout import load_layout
+from tilebag.lexicon import Lexicon, default_lexicon
+from tilebag.move import PLAYED_THROUGH, Move, MoveKind
+from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
+from tilebag.rules import ChallengeMode, EndAdjustment, Rules, RulesError
+
+
+class Termination(enum.Enum):
+    """How a game ended."""
+
+    WENT_OUT = "went out"
+    """The bag was empty and a player played the last tile of their rack."""
+    SCORELESS_TURNS = "scoreless turns"
+    """Every player had their scoreless turns in a row (2 x N by default)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Who won a finished game, and why."""
+
+    termination: Termination
+    winners: tuple[int, ...]
+    """The winner's index; several for a draw."""
+    scores: tuple[int, ...]
+    """Final scores."""
+    scores_before_adjustments: tuple[int, ...]
+    """Scores before the racks were counted (the tie-break)."""
+    tiebreak: bool = False
+    """True when the final scores were level and the tie-break decided."""
+    went_out: int | None = None
+    """The player who went out, if one did."""
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or ``None`` for a draw."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) > 1
+
+
+@dataclass(frozen=True)
+class ChallengeResult:
+    """What a challenge decided."""
+
+    valid: bool
+    """True when every word stood (the challenge failed)."""
+    words: tuple[str, ...]
+    """The words the play formed."""
+    phonies: tuple[str, ...]
+    """The words that were not acceptable."""
+    points: int = 0
+    """Points the ruling changed (negative: the challenger's penalty)."""
+    lost_turn: bool = False
+    """True when the challenger loses their next turn."""
+
+
+@dataclass
+class Player:
+    """A seat at the table: name, score and rack."""
+
+    name: str
+    score: int = 0
+    rack: list[Tile] = field(default_factory=list)
+    lost_turns: int = 0
+    """Turns this player must still miss (failed double challenges)."""
+
+
+@dataclass
+class _Snapshot:
+    board: bytes
+    tile_count: int
+    bag: tuple[tuple[Tile, ...], object]
+    players: list[tuple[int, tuple[Tile, ...], int]]
+    turn: int
+    scoreless: int
+    termination: Termination | None
+    went_out: int | None
+    challengeable: int | None
+    events: tuple[Event, ...]
+    end_index: int | None
+    end_count: int
+    undo: object
+
+
+class Game:
+    """A game in progress: 1 to 4 players, a bag seeded for reproducibility,
+    and the rules (see :class:`tilebag.rules.Rules`).
+
+    ``players`` is a number of players or a list of names, in seat order.
+    ``first`` picks who plays first; by default the players draw for it as
+    the rules say (:attr:`first_draw` keeps the tiles they drew).
+    """
+
+    def __init__(
+        self,
+        players: int | Sequence[str] = 2,
+        *,
+        rules: Rules | None = None,
+        lexicon: Lexicon | None = None,
+        seed: int | None = None,
+        first: int | None = None,
+    ) -> None:
+        self.rules = rules or Rules()
+        names = [f"player{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        if not self.rules.min_players <= len(names) <= self.rules.max_players:
+            raise RulesError(
+                f"{len(names)} players: the rules allow {self.rules.min_players} to {self.rules.max_players}"
+            )
+        if self.rules.end_adjustment is EndAdjustment.DOUBLE and len(names) != 2:
+            raise RulesError("doubled end-of-game rack points only make sense with 2 players")
+        self.alphabet = load_alphabet(self.rules.alphabet)
+        self.layout = load_layout(self.rules.layout)
+        self._lexicon = lexicon
+        self.board = Board(self.layout, self.alphabet)
+        self.bag = Bag(self.alphabet, seed)
+        self.players = [Player(name) for name in names]
+        self.first_draw: list[list[Tile | None]] = []
+        if first is None:
+            first, self.first_draw = self.bag.draw_for_first(len(names))
+        elif not 0 <= first < len(names):
+            raise ValueError(f"first player {first} is not one of the {len(names)} seats")
+        self.first = first
+        self.turn = first
+        """Index of the player to move."""
+        for i in range(len(names)):
+            seat = (first + i) % len(names)
+            self.players[seat].rack = self.bag.draw(self.rules.rack_size)
+        self.scoreless = 0
+        """Consecutive scoreless turns so far."""
+        self.events: list[Event] = []
+        self.termination: Termination | None = None
+        self.went_out: int | None = None
+        self._challengeable: int | None = None
+        self._end_index: int | None = None
+        self._end_count = 0
+        self._stack: list[_Snapshot] = []
+
+    # -- views ----------------------------------------------------------
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over() else f"{self.players[self.turn].name} to move"
+        return f"<Game {' v '.join(p.name for p in self.players)}: {self.scores}, {state}>"
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """The lexicon that judges challenges (the default one unless given)."""
+        if self._lexicon is None:
+            self._lexicon = default_lexicon()
+        return self._lexicon
+
+    @property
+    def scores(self) -> list[int]:
+        return [p.score for p in self.players]
+
+    @property
+    def player(self) -> Player:
+        """The player to move."""
+        return self.players[self.turn]
+
+    def rack(self, player: int | None = None) -> list[Tile]:
+        """A copy of a player's rack (the player to move by default)."""
+        return list(self.players[self.turn if player is None else player].rack)
+
+    def unseen(self, player: int | None = None) -> list[Tile]:
+        """Tiles the player cannot see: the bag and the other racks, sorted."""
+        me = self.turn if player is None else player
+        tiles = self.bag.tiles()
+        for i, p in enumerate(self.players):
+            if i != me:
+                tiles.extend(p.rack)
+        return sorted(tiles)
+
+    def is_over(self) -> bool:
+        return self.termination is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else ``None``. The highest score
+        wins; a tie goes to the higher score before the rack adjustments; if
+        that is level too, it is a draw."""
+        if self.termination is None:
+            return None
+        scores = tuple(self.scores)
+        before = self.scores_before_adjustments()
+        best = max(scores)
+        leaders = [i for i, s in enumerate(scores) if s == best]
+        tiebreak = False
+        if len(leaders) > 1:
+            tiebreak = True
+            best_before = max(before[i] for i in leaders)
+            leaders = [i for i in leaders if before[i] == best_before]
+        return Outcome(self.termination, tuple(leaders), scores, before, tiebreak, self.went_out)
+
+    def scores_before_adjustments(self) -> tuple[int, ...]:
+        """Scores without the end-of-game rack adjustments (the tie-break)."""
+        scores = self.scores
+        for e in self._end_events():
+            scores[e.player] -= e.score
+        return tuple(scores)
+
+    def _end_events(self) -> list[Event]:
+        if self._end_index is None:
+            return []
+        return self.events[self._end_index : self._end_index + self._end_count]
+
+    def result_text(self) -> str:
+        """One line saying who won and why, e.g. ``alice wins 420-390 (alice went out)``."""
+        outcome = self.outcome()
+        if outcome is None:
+            return "the game is still on"
+        score_text = "-".join(str(s) for s in outcome.scores)
+        if outcome.termination is Termination.WENT_OUT and outcome.went_out is not None:
+            why = f"{self.players[outcome.went_out].name} went out"
+        else:
+            why = f"{self.rules.scoreless_limit(len(self.players))} scoreless turns in a row"
+        if outcome.tiebreak and outcome.winner is not None:
+            why += ", tie broken on the score before the racks were counted"
+        if outcome.winner is None:
+            return f"draw {score_text} ({why})"
+        return f"{self.players[outcome.winner].name} wins {score_text} ({why})"
+
+    # -- notation -----------------------------------------------------
+
+    def parse_move(self, text: str) -> Move:
+        """A move from GCG notation, resolved against the board: letters
+        written out on squares that already hold them become played-through.
+
+        :raises InvalidMoveError: when the text is not a move.
+        :raises IllegalMoveError: when the placement conflicts with the board.
+        """
+        move = Move.from_gcg(text, self.alphabet, self.layout)
+        if move.kind is MoveKind.PLACE:
+            move = self.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
+        return move
+
+    def notation(self, move: Move) -> str:
+        """GCG notation with played-through letters in parentheses."""
+        return self.board.notation(move)
+
+    def push_gcg(self, text: str) -> int:
+        """Parse and play a move; returns its score."""
+        return self.push(self.parse_move(text))
+
+    # -- checking -------------------------------------------------------
+
+    def check(self, move: Move) -> Move:
+        """Check a move for the player to move without playing it, and return
+        it normalised.
+
+        :raises IllegalMoveError: naming the broken rule (a :class:`PhonyError`
+            in void challenge mode).
+        """
+        if self.termination is not None:
+            raise GameOverError(f"the game is over: {self.result_text()}")
+        rack = self.players[self.turn].rack
+        if move.kind is MoveKind.PASS:
+            return move
+        if move.kind is MoveKind.EXCHANGE:
+            if not move.tiles:
+                return Move.pass_()
+            self._check_tiles(move.tiles, allow_blank=True)
+            lacking = missing_tiles(move.tiles, rack)
+            if lacking:
+                raise IllegalMoveError(
+                    Illegal.TILE_NOT_ON_RACK,
+                    f"{move}: the rack {self.alphabet.format_rack(rack)} has no "
+                    f"{self.alphabet.format_rack(lacking)} to exchange",
+                )
+            if len(self.bag) < max(self.rules.exchange_min_bag, len(move.tiles)):
+                raise IllegalMoveError(
+                    Illegal.BAG_TOO_SMALL,
+                    f"{move}: exchanging needs at least {max(self.rules.exchange_min_bag, len(move.tiles))} tiles in the bag, "
+                    f"it holds {len(self.bag)}",
+                )
+            return move
+        self._check_tiles(move.tiles, allow_blank=False)
+        normal = self.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
+        used = normal.tiles_used
+        lacking = missing_tiles(used, rack)
+        if lacking:
+            raise IllegalMoveError(
+                Illegal.TILE_NOT_ON_RACK,
+                f"{self.notation(normal)}: the rack {self.alphabet.format_rack(rack)} has no "
+                f"{self.alphabet.format_rack(lacking)}",
+            )
+        if self.rules.challenge is ChallengeMode.VOID:
+            phonies = self.phonies(normal)
+            if phonies:
+                listed = ", ".join(phonies)
+                raise PhonyError(phonies, f"{self.notation(normal)}: not in the {self.lexicon.name} lexicon: {listed}")
+        return normal
+
+    def _check_tiles(self, tiles: Sequence[Tile], *, allow_blank: bool) -> None:
+        size = self.alphabet.size
+        for t in tiles:
+            letter = t & ~BLANK_BIT
+            ok = (t == BLANK and allow_blank) or (t == PLAYED_THROUGH and not allow_blank) or 0 < letter < size
+            if not ok or t < 0 or t > (BLANK_BIT | (size - 1)):
+                raise InvalidMoveError(f"tile code {t!r} is not a tile of the {self.alphabet.name} tile set")
+
+    def is_legal(self, move: Move) -> bool:
+        """True when :meth:`check` accepts the move."""
+        try:
+            self.check(move)
+        except IllegalMoveError:
+            return False
+        except InvalidMoveError:
+            return False
+        return True
+
+    def words(self, move: Move) -> list[Word]:
+        """The words a (checked) placement forms, with their scores."""
+        return self.board.words(move)
+
+    def phonies(self, move: Move) -> list[str]:
+        """The words of a checked placement that the lexicon does not accept."""
+        return [self.alphabet.format_word(w.tiles) for w in self.board.words(move) if w.tiles not in self.lexicon]
+
+    def score(self, move: Move) -> int:
+        """What a move would score now (0 for an exchange or a pass).
+
+        :raises IllegalMoveError: when the placement does not fit the board.
+        """
+        if move.kind is not MoveKind.PLACE:
+            return 0
+        normal = self.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
+        return self.board.score(normal, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
+
+    # -- state stack ----------------------------------------------------
+
+    def _snapshot(self, undo: object) -> _Snapshot:
+        return _Snapshot(
+            board=bytes(self.board.tiles),
+            tile_count=self.board.tile_count,
+            bag=self.bag.get_state(),
+            players=[(p.score, tuple(p.rack), p.lost_turns) for p in self.players],
+            turn=self.turn,
+            scoreless=self.scoreless,
+            termination=self.termination,
+            went_out=self.went_out,
+            challengeable=self._challengeable,
+            events=tuple(_copy_event(e) for e in self.events),
+            end_index=self._end_index,
+            end_count=self._end_count,
+            undo=undo,
+        )
+
+    def _restore(self, snap: _Snapshot) -> None:
+        self.board.tiles[:] = snap.board
+        self.board.tile_count = snap.tile_count
+        self.bag.set_state(snap.bag)
+        for p, (score, rack, lost) in zip(self.players, snap.players):
+            p.score, p.rack, p.lost_turns = score, list(rack), lost
+        self.turn = snap.turn
+        self.scoreless = snap.scoreless
+        self.termination = snap.termination
+        self.went_out = snap.went_out
+        self._challengeable = snap.challengeable
+        self._end_index = snap.end_index
+        self._end_count = snap.end_count
+        self.events = list(snap.events)
+
+    def pop(self) -> object:
+        """Undo the last action (a move, a challenge or an adjustment) and
+        return what was undone. The game is exactly as it was before it.
+
+        :raises IndexError: when there is nothing to undo.
+        """
+        if not self._stack:
+            raise IndexError("nothing to undo")
+        snap = self._stack.pop()
+        self._restore(snap)
+        return snap.undo
+
+    @property
+    def move_stack(self) -> list[object]:
+        """The actions played so far, oldest first (what :meth:`pop` undoes)."""
+        return [s.undo for s in self._stack]
+
+    # -- playing --------------------------------------------------------
+
+    def push(self, move: Move) -> int:
+        """Play a move for the player to move and return what it scored.
+
+        :raises IllegalMoveError: when the rules forbid it; nothing changes.
+        """
+        move = self.check(move)
+        self._stack.append(self._snapshot(move))
+        me = self.turn
+        player = self.players[me]
+        rack_before = tuple(player.rack)
+        score = 0
+        if move.kind is MoveKind.PLACE:
+            score = self.board.score(move, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
+            self.board.place(move)
+            for t in move.tiles_used:
+                player.rack.remove(rack_tile(t))
+            player.rack.extend(self.bag.draw(self.rules.rack_size - len(player.rack)))
+            player.score += score
+            self._append(EventKind.PLACE, me, score, rack=rack_before, move=move)
+            self._challengeable = len(self.events) - 1
+        elif move.kind is MoveKind.EXCHANGE:
+            drawn = self.bag.draw(len(move.tiles))
+            for t in move.tiles:
+                player.rack.remove(t)
+            self.bag.put_back(move.tiles)
+            player.rack.extend(drawn)
+            self._append(EventKind.EXCHANGE, me, 0, rack=rack_before, move=move)
+            self._challengeable = None
+        else:
+            self._append(EventKind.PASS, me, 0, rack=rack_before, move=move)
+            self._challengeable = None
+        self.scoreless = 0 if score > 0 else self.scoreless + 1
+        if move.kind is MoveKind.PLACE and not player.rack and not len(self.bag):
+            self._finish(Termination.WENT_OUT, me)
+        else:
+            self._next_turn()
+        return score
+
+    def _append(self, kind: EventKind, player: int, score: int, **fields: object) -> Event:
+        event = Event(kind, player, score, self.players[player].score, **fields)  # type: ignore[arg-type]
+        self.events.append(event)
+        return event
+
+    def _next_turn(self) -> None:
+        """Pass the turn to the left, skipping players who lost a turn (each
+        skip is a scoreless turn), and end the game after too many scoreless
+        turns in a row."""
+        n = len(self.players)
+        limit = self.rules.scoreless_limit(n)
+        while True:
+            if self.scoreless >= limit:
+                self._finish(Termination.SCORELESS_TURNS, None)
+                return
+            self.turn = (self.turn + 1) % n
+            player = self.players[self.turn]
+            if player.lost_turns <= 0:
+                return
+            player.lost_turns -= 1
+            self.scoreless += 1
+
+    def _finish(self, termination: Termination, went_out: int | None) -> None:
+        self.termination = termination
+        self.went_out = went_out
+        self._end_index = len(self.events)
+        self._end_count = 0
+        self._add_end_events()
+
+    def _add_end_events(self) -> None:
+        """Count the racks: put the end-of-game events in place (replacing any
+        earlier count) and adjust the scores."""
+        assert self._end_index is not None
+        for e in self._end_events():
+            self.players[e.player].score -= e.score
+        del self.events[self._end_index : self._end_index + self._end_count]
+        new: list[Event] = []
+
+        def add(kind: EventKind, player: int, points: int, rack: tuple[Tile, ...] | None, end_rack: list[Tile]) -> None:
+            self.players[player].score += points
+            new.append(Event(kind, player, points, 0, rack=rack, end_rack=tuple(end_rack)))
+
+        if self.went_out is not None:
+            out = self.went_out
+            others = [i for i in range(len(self.players)) if i != out]
+            left = [t for i in others for t in self.players[i].rack]
+            value = self.alphabet.rack_value(left)
+            if self.rules.end_adjustment is EndAdjustment.DOUBLE:
+                add(EventKind.END_RACK_POINTS, out, 2 * value, None, left)
+            else:
+                add(EventKind.END_RACK_POINTS, out, value, None, left)
+                for i in others:
+                    rack = self.players[i].rack
+                    if rack:
+                        add(EventKind.END_RACK_PENALTY, i, -self.alphabet.rack_value(rack), tuple(rack), rack)
+        else:
+            for i, p in enumerate(self.players):
+                if p.rack:
+                    add(EventKind.END_RACK_PENALTY, i, -self.alphabet.rack_value(p.rack), tuple(p.rack), p.rack)
+        self.events[self._end_index : self._end_index] = new
+        self._end_count = len(new)
+        self._retotal()
+
+    def _reopen(self) -> None:
+        """Take back the end of the game (its final play was withdrawn)."""
+        if self._end_index is None:
+            return
+        for e in self._end_events():
+            self.players[e.player].score -= e.score
+        del self.events[self._end_index : self._end_index + self._end_count]
+        self.termination = None
+        self.went_out = None
+        self._end_index = None
+        self._end_count = 0
+
+    # -- challenges -----------------------------------------------------
+
+    @property
+    def challengeable(self) -> Event | None:
+        """The play that may still be challenged, if any."""
+        return None if self._challengeable is None else self.events[self._challengeable]
+
+    def challenge(self, challenger: int | None = None, *, valid: bool | None = None) -> ChallengeResult:
+        """Challenge the last play. The lexicon judges all its words at once
+        (``valid`` overrides the lexicon: a judge's ruling, or a record's).
+
+        A phony comes off: its player takes the tiles back and scores nothing
+        for the turn. When the play stands, the challenger pays as the
+        challenge mode says (a lost turn, points, or nothing).
+
+        :raises IllegalMoveError: when there is no play to challenge, the mode
+            is void, or the challenger made the play.
+        """
+        if self.rules.challenge is ChallengeMode.VOID:
+            raise IllegalMoveError(
+                Illegal.CHALLENGE_NOT_ALLOWED, "void challenge mode: plays are checked on entry, there are no challenges"
+            )
+        event = self.challengeable
+        if event is None or event.move is None:
+            raise IllegalMoveError(Illegal.NOTHING_TO_CHALLENGE, "there is no play to challenge")
+        n = len(self.players)
+        if challenger is None:
+            challenger = self.turn if self.turn != event.player else (event.player + 1) % n
+        if not 0 <= challenger < n or challenger == event.player:
+            raise IllegalMoveError(
+                Illegal.WRONG_PLAYER, f"player {challenger} cannot challenge: only an opponent of the player who played"
+            )
+        move = event.move
+        formed = self._formed_words(event)
+        words = tuple(self.alphabet.format_word(w) for w in formed)
+        phonies = tuple(self.alphabet.format_word(w) for w in formed if w not in self.lexicon)
+        ok = not phonies if valid is None else valid
+        if not ok and not phonies:
+            phonies = words
+        snap_index = self._play_snapshot_index(event)
+        self._stack.append(self._snapshot(("challenge", challenger, ok)))
+        self._challengeable = None
+        if not ok:
+            before = self._stack[snap_index]
+            was_over = self.termination is not None
+            self._reopen()
+            self.board.remove(move)
+            player = self.players[event.player]
+            rack_before = list(before.players[event.player][1])
+            kept = list(rack_before)
+            for t in move.tiles_used:
+                kept.remove(rack_tile(t))
+            drawn = list(player.rack)
+            for t in kept:
+                drawn.remove(t)
+            player.rack = rack_before
+            self.bag.put_back(drawn)
+            player.score -= event.score
+            self._append(EventKind.WITHDRAWN, event.player, -event.score, rack=tuple(rack_before))
+            self.scoreless = before.scoreless + 1
+            if was_over:
+                self.turn = event.player
+                self._next_turn()
+            elif self.scoreless >= self.rules.scoreless_limit(n):
+                self._finish(Termination.SCORELESS_TURNS, None)
+            return ChallengeResult(False, words, phonies)
+        mode = self.rules.challenge
+        points = -mode.penalty_points
+        lost = mode is ChallengeMode.DOUBLE and self.termination is None
+        self.players[challenger].score += points
+        self._insert_before_end(EventKind.CHALLENGE, challenger, points, rack=tuple(self.players[challenger].rack))
+        if lost:
+            self.players[challenger].lost_turns += 1
+            if self.turn == challenger:
+                self.players[challenger].lost_turns -= 1
+                self.scoreless += 1
+                self._next_turn()
+        return ChallengeResult(True, words, (), points, lost)
+
+    def _formed_words(self, event: Event) -> list[tuple[Tile, ...]]:
+        """The words a play on the board formed (the play is on the board)."""
+        assert event.move is not None
+        move = event.move
+        board = self.board.copy()
+        board.remove(move)
+        return [w.tiles for w in board.words(move)]
+
+    def _play_snapshot_index(self, event: Event) -> int:
+        for i in range(len(self._stack) - 1, -1, -1):
+            undo = self._stack[i].undo
+            if isinstance(undo, Move) and undo is event.move:
+                return i
+        raise IllegalMoveError(Illegal.NOTHING_TO_CHALLENGE, "the play to challenge is no longer in the history")
+
+    def _insert_before_end(self, kind: EventKind, player: int, score: int, **fields: object) -> None:
+        """Record an event; if the game is over, keep it before the rack count."""
+        if self._end_index is None:
+            self._append(kind, player, score, **fields)
+            return
+        event = Event(kind, player, score, 0, **fields)  # type: ignore[arg-type]
+        self.events.insert(self._end_index, event)
+        self._end_index += 1
+        self._retotal()
+
+    def _retotal(self) -> None:
+        totals = [0] * len(self.players)
+        for e in self.events:
+            totals[e.player] += e.score
+            e.total = totals[e.player]
+
+    def add_points(self, player: int, points: int, kind: EventKind = EventKind.CHALLENGE) -> None:
+        """Add points to a player outside of a play: a challenge bonus as
+        tournament records write it (``(challenge) +5``), or a time penalty
+        (negative points, ``kind=EventKind.TIME_PENALTY``). Undone by :meth:`pop`."""
+        if kind not in (EventKind.CHALLENGE, EventKind.TIME_PENALTY):
+            raise ValueError(f"points are added as a challenge bonus or a time penalty, not {kind.value}")
+        self._stack.append(self._snapshot(("points", player, points, kind)))
+        self.players[player].score += points
+        if kind is EventKind.CHALLENGE:
+            self._insert_before_end(kind, player, points, rack=None)
+        else:
+            self._append(kind, player, points)
+        if kind is EventKind.CHALLENGE:
+            self._challengeable = None
+
+    # -- setting up positions -------------------------------------------
+
+    def set_rack(self, player: int, tiles: str | Sequence[Tile], *, exact: bool = False) -> None:
+        """Give a player particular tiles (to set up a position or follow a
+        record). Tiles come from the bag, or from other racks, which then draw
+        replacements; the rack keeps its size unless ``exact``.
+
+        On a finished game this recounts the end-of-game adjustments.
+
+        :raises IllegalMoveError: when the tiles are not all available (the
+            game is then unchanged).
+        """
+        wanted = self.alphabet.parse_rack(tiles) if isinstance(tiles, str) else [rack_tile(t) for t in tiles]
+        me = self.players[player]
+        size = len(wanted) if exact else max(len(me.rack), len(wanted))
+        if len(wanted) > max(self.rules.rack_size, len(me.rack)):
+            raise IllegalMoveError(
+                Illegal.TILE_NOT_AVAILABLE,
+                f"{self.alphabet.format_rack(wanted)}: {len(wanted)} tiles, a rack holds {self.rules.rack_size}",
+            )
+        snapshot = self._snapshot(None)
+        try:
+            self.bag.put_back(me.rack)
+            me.rack = []
+            for t in wanted:
+                if self.bag.contains([t]):
+                    self.bag.take([t])
+                else:
+                    donor = next((p for p in self.players if p is not me and t in p.rack), None)
+                    if donor is None:
+                        raise IllegalMoveError(
+                            Illegal.TILE_NOT_AVAILABLE,
+                            f"{self.alphabet.format_rack(wanted)}: no {self.alphabet.label(t)} is left "
+                            "(not in the bag nor on another rack)",
+                        )
+                    donor.rack.remove(t)
+                    donor.rack.extend(self.bag.draw(1))
+                me.rack.append(t)
+            me.rack.extend(self.bag.draw(size - len(me.rack)))
+        except IllegalMoveError:
+            self._restore(snapshot)
+            raise
+        if self.termination is not None:
+            self._add_end_events()
+
+    # -- records ----------------------------------------------------------
+
+    def record(self, *, lexicon: str | None = None) -> GameRecord:
+        """The game so far as a record (for GCG)."""
+        pragmas: list[tuple[str, str]] = []
+        if self.rules.challenge is not ChallengeMode.DOUBLE:
+            pragmas.append(("challenge-rule", self.rules.challenge.value))
+        if self.rules.scoreless_turns is not None:
+            pragmas.append(("scoreless-turns", str(self.rules.scoreless_turns)))
+        if self.rules.layout != "standard":
+            pragmas.append(("board-layout", self.rules.layout))
+        name = lexicon
+        if name is None and self._lexicon is not None:
+            name = self._lexicon.name
+        return GameRecord(
+            players=[PlayerInfo(_nickname(p.name), p.name) for p in self.players],
+            events=[_copy_event(e) for e in self.events],
+            lexicon=name or "kjxqz",
+            alphabet=self.alphabet.name,
+            pragmas=pragmas,
+        )
+
+    def iter_turns(self) -> Iterator[Event]:
+        """The turn events so far (placements, exchanges, passes)."""
+        return (e for e in self.events if e.kind.is_turn)
+
+
+def _nickname(name: str) -> str:
+    return "_".join(name.split()) or "player"
+
+
+def _copy_event(e: Event) -> Event:
+    return Event(
+        e.kind,
+        e.player,
+        e.score,
+        e.total,
+        rack=e.rack,
+        move=e.move,
+        exchange_count=e.exchange_count,
+        end_rack=e.end_rack,
+        notes=list(e.notes),
+        line=e.line,
+    )

@@ -1,0 +1,469 @@
+"""GCG, the players' game record format: reading and writing.
+
+A GCG file is a list of pragma lines (``#player1 nick Full Name``,
+``#lexicon``, ``#note`` ...) and event lines (``>nick: RACK 8D WORD +24 24``).
+:func:`read_game` streams one game at a time from a text handle and returns
+``None`` at the end; :func:`load` reads a file, decoding it as its
+``#character-encoding`` line says (UTF-8, or ISO-8859-1 as the format's
+default); :func:`dumps` writes a record. Writing then reading gives the same
+record.
+
+>>> record = loads(">alice: HNOR 8F HORN +14 14\\n>bob: AFM H6 FA.M +9 9\\n")
+>>> [p.nickname for p in record.players], record.events[1].move
+(['alice', 'bob'], Move.from_gcg('H6 FA.M'))
+>>> print(dumps(record), end="")
+#character-encoding UTF-8
+#player1 alice alice
+#player2 bob bob
+>alice: HNOR 8F HORN +14 14
+>bob: AFM H6 FA.M +9 9
+>>> loads(dumps(record)) == record
+True
+
+Extension pragmas tilebag writes for its own games (other programs ignore
+them): ``#tile-distribution NAME`` (a tile set other than English),
+``#board-layout NAME``, ``#challenge-rule MODE`` (when not double) and
+``#scoreless-turns N`` (when not two per player).
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import logging
+import re
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from tilebag.alphabet import Alphabet, Tile, load_alphabet
+from tilebag.errors import FormatError, InvalidMoveError
+from tilebag.layout import load_layout
+from tilebag.move import Move
+from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
+
+LOGGER = logging.getLogger(__name__)
+
+ALPHABET_PRAGMAS = ("tile-distribution", "letter-distribution", "tile-set", "alphabet")
+"""Pragmas naming the tile set (the first is the one tilebag writes)."""
+
+LEXICON_ALPHABETS = {
+    "OSPS": "polish",
+    "FISE": "spanish",
+    "FILE": "spanish",
+    "RD": "german",
+    "DSW": "german",
+    "FRA": "french",
+    "ODS": "french",
+}
+"""Lexicon name prefixes that imply a tile set other than English."""
+
+_SCORE = re.compile(r"^[+-]?\d+$")
+_POSITION = re.compile(r"^(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
+
+
+@dataclass
+class ReadResult:
+    """Text decoded from a GCG file's bytes."""
+
+    text: str
+    encoding: str
+    declared: str | None
+    warnings: list[str] = field(default_factory=list)
+
+
+def decode(data: bytes) -> ReadResult:
+    """Decode a GCG file: as its ``#character-encoding`` line says, else UTF-8,
+    else ISO-8859-1 (the format's original encoding). A declaration that does
+    not fit the bytes is reported in :attr:`ReadResult.warnings`, and the
+    bytes are read as UTF-8 or ISO-8859-1 instead.
+
+    >>> decode("#player1 c\\xe9sar c\\xe9sar\\n".encode("latin-1")).encoding
+    'iso-8859-1'
+    """
+    warnings: list[str] = []
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    first = data.split(b"\n", 1)[0].strip()
+    declared: str | None = None
+    if first.lower().startswith(b"#character-encoding"):
+        declared = first[len(b"#character-encoding") :].strip().decode("ascii", "replace")
+        try:
+            codec = codecs.lookup(declared).name
+        except LookupError:
+            warnings.append(f"line 1: unknown character encoding {declared!r}; read as UTF-8 or ISO-8859-1")
+        else:
+            try:
+                return ReadResult(data.decode(codec), codec, declared, warnings)
+            except UnicodeDecodeError as err:
+                line = data[: err.start].count(b"\n") + 1
+                warnings.append(
+                    f"line {line}: the bytes are not {declared} as line 1 declares; read as UTF-8 or ISO-8859-1"
+                )
+    try:
+        return ReadResult(data.decode("utf-8"), "utf-8", declared, warnings)
+    except UnicodeDecodeError:
+        return ReadResult(data.decode("iso-8859-1"), "iso-8859-1", declared, warnings)
+
+
+class _LineSource:
+    """Lines of a handle with one line of push-back (to stop at the start of
+    the next game)."""
+
+    _pending: weakref.WeakKeyDictionary[object, tuple[int, str]] = weakref.WeakKeyDictionary()
+    _numbers: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+
+    def __init__(self, handle: IO[str]) -> None:
+        self.handle = handle
+
+    def next(self) -> tuple[int, str] | None:
+        pending = self._pending.pop(self.handle, None)
+        if pending is not None:
+            return pending
+        line = self.handle.readline()
+        if not line:
+            return None
+        number = self._numbers.get(self.handle, 0) + 1
+        self._numbers[self.handle] = number
+        return number, line
+
+    def push_back(self, item: tuple[int, str]) -> None:
+        self._pending[self.handle] = item
+
+
+def read_game(
+    handle: IO[str],
+    *,
+    alphabet: Alphabet | str | None = None,
+    lenient: bool = False,
+    source: str | None = None,
+) -> GameRecord | None:
+    """Read the next game from a text handle; ``None`` at the end.
+
+    The tile set is, in order: the ``alphabet`` argument, a tile-set pragma,
+    one implied by the ``#lexicon``, English. In ``lenient`` mode a malformed
+    line is skipped and its error kept in ``record.errors`` (each with its
+    line number); otherwise the first one raises.
+
+    :raises FormatError: naming the line, when not lenient.
+    """
+    lines = _LineSource(handle)
+    raw: list[tuple[int, str]] = []
+    seen_event = False
+    while True:
+        item = lines.next()
+        if item is None:
+            break
+        number, line = item
+        stripped = line.strip()
+        if seen_event and stripped.lower().startswith(("#player1 ", "#character-encoding")):
+            lines.push_back(item)
+            break
+        if stripped.startswith(">"):
+            seen_event = True
+        raw.append((number, line.rstrip("\r\n").rstrip("\r")))
+    if not any(text.strip() for _, text in raw):
+        return None
+    return _parse(raw, alphabet=alphabet, lenient=lenient, source=source)
+
+
+def read_games(handle: IO[str], **options: object) -> Iterator[GameRecord]:
+    """Every game in a text handle, one at a time."""
+    while True:
+        record = read_game(handle, **options)  # type: ignore[arg-type]
+        if record is None:
+            return
+        yield record
+
+
+def loads(text: str, **options: object) -> GameRecord:
+    """Read one game from a string.
+
+    :raises FormatError: when the text holds no game or a malformed line.
+    """
+    record = read_game(io.StringIO(text), **options)  # type: ignore[arg-type]
+    if record is None:
+        raise FormatError("no game in the text", source=options.get("source"))  # type: ignore[arg-type]
+    return record
+
+
+def load(
+    path: str | Path,
+    *,
+    alphabet: Alphabet | str | None = None,
+    lenient: bool = False,
+) -> GameRecord:
+    """Read the (first) game of a GCG file, decoding it as it declares.
+
+    :raises FormatError: naming the file and line.
+    :raises OSError: when the file cannot be read.
+    """
+    path = Path(path)
+    decoded = decode(path.read_bytes())
+    record = read_game(io.StringIO(decoded.text), alphabet=alphabet, lenient=lenient, source=str(path))
+    if record is None:
+        raise FormatError("the file holds no game", source=str(path))
+    record.warnings[:0] = [f"{path}:{w}" for w in decoded.warnings]
+    return record
+
+
+def _alphabet_for(pragmas: dict[str, str], explicit: Alphabet | str | None) -> Alphabet:
+    if isinstance(explicit, Alphabet):
+        return explicit
+    if explicit:
+        return load_alphabet(explicit)
+    for key in ALPHABET_PRAGMAS:
+        if key in pragmas:
+            return load_alphabet(pragmas[key].split()[0])
+    lexicon = pragmas.get("lexicon", "").upper()
+    for prefix, name in LEXICON_ALPHABETS.items():
+        if lexicon.startswith(prefix):
+            return load_alphabet(name)
+    return load_alphabet("english")
+
+
+def _parse(
+    raw: list[tuple[int, str]],
+    *,
+    alphabet: Alphabet | str | None,
+    lenient: bool,
+    source: str | None,
+) -> GameRecord:
+    first_values: dict[str, str] = {}
+    for _, text in raw:
+        stripped = text.strip()
+        if stripped.startswith("#"):
+            key, _, value = stripped[1:].partition(" ")
+            first_values.setdefault(key.lower(), value.strip())
+    tiles = _alphabet_for(first_values, alphabet)
+    record = GameRecord(alphabet=tiles.name)
+    parser = _Parser(record, tiles, source)
+    for number, text in raw:
+        try:
+            parser.line(number, text)
+        except FormatError as err:
+            if not lenient:
+                raise
+            record.errors.append(err)
+            LOGGER.warning("%s", err)
+        except InvalidMoveError as err:
+            error = FormatError(str(err), line=number, source=source)
+            if not lenient:
+                raise error from None
+            record.errors.append(error)
+            LOGGER.warning("%s", error)
+    return record
+
+
+class _Parser:
+    def __init__(self, record: GameRecord, alphabet: Alphabet, source: str | None) -> None:
+        self.record = record
+        self.alphabet = alphabet
+        self.layout = load_layout("standard")
+        self.source = source
+        self.note_open = False
+        self.nicknames: dict[str, int] = {}
+        self.declared: set[str] = set()
+
+    def error(self, message: str, number: int) -> FormatError:
+        return FormatError(message, line=number, source=self.source)
+
+    def line(self, number: int, text: str) -> None:
+        stripped = text.strip()
+        if not stripped:
+            return
+        if stripped.startswith("#"):
+            self.pragma(number, stripped)
+        elif stripped.startswith(">"):
+            self.note_open = False
+            self.event(number, stripped)
+        elif self.note_open:
+            self.notes()[-1] += "\n" + text.rstrip()
+        else:
+            raise self.error(f"not a pragma (#...) or an event (>...): {stripped!r}", number)
+
+    def notes(self) -> list[str]:
+        return self.record.events[-1].notes if self.record.events else self.record.notes
+
+    def pragma(self, number: int, text: str) -> None:
+        key, _, value = text[1:].partition(" ")
+        key = key.lower()
+        value = value.strip()
+        self.note_open = False
+        self.declared.add(key)
+        record = self.record
+        if key == "note":
+            self.notes().append(value)
+            self.note_open = True
+        elif key == "character-encoding":
+            record.encoding = value
+        elif re.fullmatch(r"player[1-9]", key):
+            index = int(key[6:]) - 1
+            nickname, _, name = value.partition(" ")
+            if not nickname:
+                raise self.error(f"#{key} needs a nickname", number)
+            while len(record.players) <= index:
+                record.players.append(PlayerInfo(f"player{len(record.players) + 1}"))
+            record.players[index] = PlayerInfo(nickname, name.strip() or nickname)
+            self.nicknames[nickname] = index
+        elif re.fullmatch(r"rack[1-9]", key):
+            index = int(key[4:]) - 1
+            record.final_racks[index] = self.rack(value, number)
+        elif key == "title":
+            record.title = value
+        elif key == "description":
+            record.description = value
+        elif key == "id":
+            record.id = value
+        elif key == "lexicon":
+            record.lexicon = value
+        elif key in ALPHABET_PRAGMAS:
+            record.alphabet = self.alphabet.name
+        else:
+            record.pragmas.append((key, value))
+
+    def rack(self, text: str, number: int) -> tuple[Tile, ...]:
+        try:
+            return tuple(sorted(self.alphabet.parse_rack(text)))
+        except InvalidMoveError as err:
+            raise self.error(f"bad rack {text!r}: {err}", number) from None
+
+    def player(self, nickname: str, number: int) -> int:
+        index = self.nicknames.get(nickname)
+        if index is not None:
+            return index
+        if any(key.startswith("player") for key in self.declared):
+            known = ", ".join(p.nickname for p in self.record.players)
+            raise self.error(f"unknown player {nickname!r} (the #player pragmas name {known})", number)
+        # A record without #player pragmas names its players by their events.
+        self.record.players.append(PlayerInfo(nickname))
+        self.nicknames[nickname] = len(self.record.players) - 1
+        return self.nicknames[nickname]
+
+    def event(self, number: int, text: str) -> None:
+        head, colon, rest = text[1:].partition(":")
+        if not colon:
+            raise self.error(f"an event line is '>nickname: ...', got {text!r}", number)
+        player = self.player(head.strip(), number)
+        tokens = rest.split()
+        if len(tokens) < 3 and not (len(tokens) == 2 and tokens[0].startswith("(")):
+            raise self.error(f"an event needs a play, a score and a running total: {text!r}", number)
+        score_text, total_text = tokens[-2], tokens[-1]
+        if not _SCORE.match(score_text):
+            raise self.error(f"score {score_text!r} is not a number such as +14 or -7", number)
+        if not _SCORE.match(total_text):
+            raise self.error(f"running total {total_text!r} is not a number", number)
+        score, total = int(score_text), int(total_text)
+        body = tokens[:-2]
+        action = body[-1]
+        rack = self.rack(body[0], number) if len(body) >= 2 else None
+        event = Event(EventKind.PASS, player, score, total, rack=rack, line=number)
+        if len(body) > 3:
+            raise self.error(f"too many fields in {text!r}", number)
+        if action == "--":
+            event.kind = EventKind.WITHDRAWN
+        elif action.lower() == "(challenge)":
+            event.kind = EventKind.CHALLENGE
+        elif action.lower() == "(time)":
+            event.kind = EventKind.TIME_PENALTY
+        elif action.startswith("(") and action.endswith(")") and not (len(body) >= 2 and _POSITION.match(body[-2])):
+            event.end_rack = self.rack(action[1:-1], number)
+            penalty = score < 0 or (rack is not None and rack == event.end_rack and len(body) == 2)
+            event.kind = EventKind.END_RACK_PENALTY if penalty else EventKind.END_RACK_POINTS
+        elif action.startswith("-"):
+            letters = action[1:]
+            if not letters:
+                event.kind = EventKind.PASS
+                event.move = Move.pass_()
+            elif letters.isdigit():
+                event.kind = EventKind.EXCHANGE
+                event.exchange_count = int(letters)
+            else:
+                event.kind = EventKind.EXCHANGE
+                event.move = Move.exchange(self.rack(letters, number))
+        else:
+            if len(body) == 3:
+                position, word = body[1], body[2]
+            elif len(body) == 2:
+                position, word = body
+                event.rack = None
+            else:
+                raise self.error(f"a placement needs a position and a word: {text!r}", number)
+            event.kind = EventKind.PLACE
+            event.move = Move.from_gcg(f"{position} {word}", self.alphabet, self.layout)
+        if len(body) == 3 and event.kind is not EventKind.PLACE:
+            raise self.error(f"too many fields in {text!r}", number)
+        self.record.events.append(event)
+
+
+# -- writing -------------------------------------------------------------
+
+
+def dumps(record: GameRecord) -> str:
+    """A record as GCG text (UTF-8 declared on the first line)."""
+    out = io.StringIO()
+    write_game(record, out)
+    return out.getvalue()
+
+
+def dump(record: GameRecord, path: str | Path) -> None:
+    """Write a record to a GCG file (UTF-8)."""
+    Path(path).write_text(dumps(record), encoding="utf-8")
+
+
+def write_game(record: GameRecord, handle: IO[str]) -> None:
+    """Write a record as GCG to a text handle."""
+    alphabet = load_alphabet(record.alphabet)
+    layout = load_layout("standard")
+    w = handle.write
+    w("#character-encoding UTF-8\n")
+    for i, p in enumerate(record.players, start=1):
+        w(f"#player{i} {p.nickname} {p.name}\n")
+    if record.title is not None:
+        w(f"#title {record.title}\n")
+    if record.description is not None:
+        w(f"#description {record.description}\n")
+    if record.id is not None:
+        w(f"#id {record.id}\n")
+    if record.lexicon is not None:
+        w(f"#lexicon {record.lexicon}\n")
+    if record.alphabet != "english":
+        w(f"#{ALPHABET_PRAGMAS[0]} {record.alphabet}\n")
+    for key, value in record.pragmas:
+        w(f"#{key} {value}\n" if value else f"#{key}\n")
+    _write_notes(record.notes, w)
+    for event in record.events:
+        nick = record.players[event.player].nickname
+        rack = "" if event.rack is None else alphabet.format_rack(event.rack)
+        w(f">{nick}: {_event_body(event, rack, alphabet, layout)} {event.score:+d} {event.total}\n")
+        _write_notes(event.notes, w)
+    for index, tiles in sorted(record.final_racks.items()):
+        w(f"#rack{index + 1} {alphabet.format_rack(tiles)}\n")
+
+
+def _event_body(event: Event, rack: str, alphabet: Alphabet, layout: object) -> str:
+    kind = event.kind
+    if kind is EventKind.PLACE or kind is EventKind.PASS or (kind is EventKind.EXCHANGE and event.move is not None):
+        assert event.move is not None
+        action = event.move.gcg(alphabet, layout)  # type: ignore[arg-type]
+    elif kind is EventKind.EXCHANGE:
+        action = f"-{event.exchange_count}"
+    elif kind is EventKind.WITHDRAWN:
+        action = "--"
+    elif kind is EventKind.CHALLENGE:
+        action = "(challenge)"
+    elif kind is EventKind.TIME_PENALTY:
+        action = "(time)"
+    else:
+        action = f"({alphabet.format_rack(event.end_rack)})"
+    return f"{rack} {action}" if rack else action
+
+
+def _write_notes(notes: Iterable[str], w: object) -> None:
+    for note in notes:
+        first, *more = note.split("\n")
+        w(f"#note {first}\n")  # type: ignore[operator]
+        for line in more:
+            w(f"{line}\n")  # type: ignore[operator]

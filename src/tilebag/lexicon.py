@@ -1,0 +1,233 @@
+"""Lexicons: the agreed word list that judges challenges.
+
+The default lexicon is the word list of the ``kjxqz`` package (installed with
+tilebag). Any word list file loads the same way: one word per line, any case,
+UTF-8; blank lines and ``#`` comments are ignored; ``.gz`` files are read
+transparently.
+
+>>> lexicon = WordList(["horn", "farm", "Paste"], name="tiny")
+>>> "HORN" in lexicon, "paste" in lexicon, "HORNS" in lexicon
+(True, True, False)
+>>> len(lexicon)
+3
+>>> default = default_lexicon()
+>>> default.name, "QI" in default, "QX" in default
+('kjxqz', True, False)
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import importlib.resources
+import io
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from tilebag.alphabet import BLANK_BIT, Alphabet, Tile, load_alphabet
+from tilebag.errors import FormatError, InvalidMoveError
+
+DEFAULT_LEXICON = "kjxqz"
+"""Name of the lexicon used when none is chosen."""
+
+
+@runtime_checkable
+class Lexicon(Protocol):
+    """What the rules need of a lexicon: a name and membership tests."""
+
+    name: str
+
+    def __contains__(self, word: object) -> bool: ...
+
+
+class AcceptAll:
+    """A lexicon that accepts every word (open play, tests).
+
+    >>> "ZZXQ" in AcceptAll()
+    True
+    """
+
+    name = "any"
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "AcceptAll()"
+
+
+class WordList:
+    """A lexicon held as a set of words (as tile codes), for fast membership.
+
+    Words are tested as text (``"QI" in lexicon``, any case) or as tile
+    sequences (designated blanks count as their letters).
+    """
+
+    def __init__(
+        self,
+        words: Iterable[str] = (),
+        *,
+        name: str = "custom",
+        alphabet: Alphabet | None = None,
+        digest: str | None = None,
+    ) -> None:
+        self.name = name
+        self.alphabet = alphabet or load_alphabet("english")
+        self.digest = digest
+        """SHA-256 of the source file, when loaded from one."""
+        self._words: set[bytes] = set()
+        encode = _encoder(self.alphabet)
+        for word in words:
+            key = encode(word)
+            if key is None:
+                raise InvalidMoveError(f"{word!r} is not made of {self.alphabet.name} tiles")
+            self._words.add(key)
+
+    def __repr__(self) -> str:
+        return f"<WordList {self.name!r}: {len(self._words)} words>"
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __iter__(self) -> Iterator[str]:
+        """Every word, in tile-set order."""
+        fmt = self.alphabet.format_word
+        for key in sorted(self._words):
+            yield fmt(key)
+
+    def __contains__(self, word: object) -> bool:
+        if isinstance(word, str):
+            key = _encoder(self.alphabet)(word)
+            return key is not None and key in self._words
+        if isinstance(word, (bytes, bytearray)):
+            return bytes(word) in self._words
+        if isinstance(word, Sequence):
+            try:
+                return bytes(t & ~BLANK_BIT for t in word) in self._words
+            except (TypeError, ValueError):
+                return False
+        return False
+
+    def contains_tiles(self, tiles: Sequence[Tile]) -> bool:
+        """Membership of a word given as tile codes."""
+        return bytes(t & ~BLANK_BIT for t in tiles) in self._words
+
+
+@functools.lru_cache(maxsize=16)
+def _encoder(alphabet: Alphabet) -> Callable[[str], bytes | None]:
+    """A function turning a word's text into its key (tile codes as bytes),
+    or ``None`` when the text is not made of the alphabet's tiles."""
+    single = all(len(label) == 1 for label in alphabet.labels[1:]) and not alphabet.aliases
+    if single:
+        table = {ord(label): chr(code) for code, label in enumerate(alphabet.labels) if code}
+        limit = chr(alphabet.size)
+
+        def fast(word: str) -> bytes | None:
+            coded = word.upper().translate(table)
+            if not coded or max(coded) >= limit or min(coded) == "\0":
+                return None
+            return coded.encode("latin-1")
+
+        return fast
+
+    def general(word: str) -> bytes | None:
+        try:
+            return bytes(t & ~BLANK_BIT for t in alphabet.parse_word(word.upper()))
+        except InvalidMoveError:
+            return None
+
+    return general
+
+
+def read_word_list(
+    lines: Iterable[str], *, source: str = "<words>", alphabet: Alphabet | None = None
+) -> Iterator[str]:
+    """The words of a word list, checked: one word per line, any case, blank
+    lines and ``#`` comments skipped. One-letter words are skipped (no play
+    can form them).
+
+    :raises FormatError: naming the line of the first entry that is not a
+        word of the alphabet's tiles.
+    """
+    alphabet = alphabet or load_alphabet("english")
+    encode = _encoder(alphabet)
+    for number, raw in enumerate(lines, start=1):
+        line = raw.split("#", 1)[0].strip()
+        if number == 1:
+            line = line.lstrip("\ufeff")
+        if not line:
+            continue
+        if len(line.split()) > 1:
+            raise FormatError(f"expected one word per line, got {line!r}", line=number, source=source)
+        key = encode(line)
+        if key is None:
+            bad = _first_bad_character(line, alphabet)
+            raise FormatError(
+                f"{line!r} is not a word of the {alphabet.name} tile set ({bad!r} is not a tile)",
+                line=number,
+                source=source,
+            )
+        if len(key) < 2:
+            continue
+        yield line
+
+
+def _first_bad_character(word: str, alphabet: Alphabet) -> str:
+    try:
+        alphabet.parse_word(word.upper())
+    except InvalidMoveError as err:
+        text = str(err)
+        start = text.find(": '")
+        if start >= 0:
+            return text[start + 3 : text.find("'", start + 3)]
+    return word
+
+
+def _open_text(path: Path) -> tuple[list[str], str]:
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    digest = hashlib.sha256(data).hexdigest()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise FormatError(f"not UTF-8 text (byte {data[err.start]:#04x})", line=line, source=str(path)) from None
+    return text.splitlines(), digest
+
+
+def load_lexicon(name_or_path: str | Path | None = None, *, alphabet: Alphabet | None = None) -> WordList:
+    """A lexicon by name (``kjxqz``, the default) or from a word list file.
+
+    :raises FormatError: when the file cannot be read or a line is not a word.
+    """
+    if name_or_path is None or str(name_or_path).lower() == DEFAULT_LEXICON:
+        if alphabet is None or alphabet.name == "english":
+            return default_lexicon()
+    path = Path(str(name_or_path))
+    if not path.is_file():
+        raise FormatError(f"no lexicon named {str(name_or_path)!r} and no such file (the default is {DEFAULT_LEXICON!r})")
+    return _load_file(path.resolve(), alphabet or load_alphabet("english"))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_file(path: Path, alphabet: Alphabet) -> WordList:
+    lines, digest = _open_text(path)
+    name = path.name
+    for suffix in (".gz", ".txt"):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+    words = read_word_list(lines, source=str(path), alphabet=alphabet)
+    return WordList(words, name=name, alphabet=alphabet, digest=digest)
+
+
+@functools.lru_cache(maxsize=1)
+def default_lexicon() -> WordList:
+    """The word list shipped in the ``kjxqz`` package (loaded once)."""
+    resource = importlib.resources.files("kjxqz") / "words.txt"
+    data = resource.read_bytes()
+    lines = io.StringIO(data.decode("utf-8")).read().splitlines()
+    words = read_word_list(lines, source="kjxqz/words.txt")
+    return WordList(words, name=DEFAULT_LEXICON, digest=hashlib.sha256(data).hexdigest())

@@ -1,0 +1,209 @@
+"""Moves: a placement, an exchange or a pass, and their context-free notation.
+
+A :class:`Move` says what a player does, not what it scores (that depends on
+the board: see :meth:`tilebag.Game.score`). Notation is the players' (GCG):
+
+>>> Move.from_gcg("8F HORN")
+Move.from_gcg('8F HORN')
+>>> m = Move.from_gcg("H6 FA.M")
+>>> m.row, m.col, m.down, m.tiles
+(5, 7, True, (6, 1, 0, 13))
+>>> Move.from_gcg("H6 FA(R)M") == m
+True
+>>> Move.from_gcg("-ABC").kind, Move.from_gcg("-").kind
+(<MoveKind.EXCHANGE: 'exchange'>, <MoveKind.PASS: 'pass'>)
+>>> bool(Move.pass_())
+False
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from tilebag.alphabet import Alphabet, Tile, load_alphabet
+from tilebag.errors import InvalidMoveError
+from tilebag.layout import BoardLayout, load_layout
+
+PLAYED_THROUGH: Tile = 0
+"""In a placement's tiles, a square whose tile is already on the board."""
+
+
+class MoveKind(enum.Enum):
+    """What a move does."""
+
+    PLACE = "place"
+    EXCHANGE = "exchange"
+    PASS = "pass"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One player's action on their turn.
+
+    For :attr:`MoveKind.PLACE`, :attr:`tiles` is the whole word from its first
+    square (``row``, ``col``) in its direction, with :data:`PLAYED_THROUGH`
+    (0) where a tile is already on the board. For an exchange, :attr:`tiles`
+    are the rack tiles put back (0 is a blank). A pass has no tiles.
+    """
+
+    kind: MoveKind
+    row: int = 0
+    col: int = 0
+    down: bool = False
+    tiles: tuple[Tile, ...] = ()
+
+    @classmethod
+    def place(cls, row: int, col: int, down: bool, tiles: Sequence[Tile]) -> Move:
+        """A placement from its first square (0-based row and column)."""
+        return cls(MoveKind.PLACE, row, col, down, tuple(tiles))
+
+    @classmethod
+    def exchange(cls, tiles: Sequence[Tile]) -> Move:
+        """An exchange of the given rack tiles (0 for a blank)."""
+        return cls(MoveKind.EXCHANGE, tiles=tuple(sorted(tiles)))
+
+    @classmethod
+    def pass_(cls) -> Move:
+        """A pass (also what exchanging no tiles amounts to)."""
+        return cls(MoveKind.PASS)
+
+    def __bool__(self) -> bool:
+        return self.kind is not MoveKind.PASS
+
+    @property
+    def is_place(self) -> bool:
+        return self.kind is MoveKind.PLACE
+
+    @property
+    def is_exchange(self) -> bool:
+        return self.kind is MoveKind.EXCHANGE
+
+    @property
+    def is_pass(self) -> bool:
+        return self.kind is MoveKind.PASS
+
+    def squares(self) -> Iterator[tuple[int, int, Tile]]:
+        """``(row, col, tile)`` of every square the word covers, played-through
+        squares included (tile 0)."""
+        dr, dc = (1, 0) if self.down else (0, 1)
+        for i, tile in enumerate(self.tiles):
+            yield self.row + dr * i, self.col + dc * i, tile
+
+    def placed(self) -> list[tuple[int, int, Tile]]:
+        """``(row, col, tile)`` of the tiles this move puts on the board."""
+        return [(r, c, t) for r, c, t in self.squares() if t != PLAYED_THROUGH]
+
+    @property
+    def tiles_used(self) -> list[Tile]:
+        """The tiles leaving the rack (designated blanks as such)."""
+        if self.kind is MoveKind.PLACE:
+            return [t for t in self.tiles if t != PLAYED_THROUGH]
+        return list(self.tiles)
+
+    @classmethod
+    def from_gcg(
+        cls,
+        text: str,
+        alphabet: Alphabet | None = None,
+        layout: BoardLayout | None = None,
+    ) -> Move:
+        """Parse a move in GCG notation: ``8F HORN`` (across), ``H6 FA.M`` or
+        ``H6 FA(R)M`` (down, through a tile on the board), ``-ABC`` (exchange),
+        ``-`` (pass). Blanks are lower case in a word and ``?`` in an exchange.
+
+        A letter written out on a square that already holds it (as some
+        programs record) is resolved by :meth:`tilebag.Game.parse_move`.
+
+        :raises InvalidMoveError: when the text is not a move.
+        """
+        alphabet = alphabet or load_alphabet("english")
+        layout = layout or load_layout("standard")
+        parts = text.split()
+        if not parts:
+            raise InvalidMoveError("empty move: type a placement such as '8F HORN', '-ABC' to exchange or '-' to pass")
+        if parts[0] == "-" and len(parts) == 1:
+            return cls.pass_()
+        if parts[0].startswith("-") and len(parts) == 1:
+            letters = parts[0][1:]
+            if letters.isdigit():
+                raise InvalidMoveError(f"{text!r}: an exchange must name its tiles (a count alone is only for records)")
+            try:
+                return cls.exchange(alphabet.parse_rack(letters))
+            except InvalidMoveError as err:
+                raise InvalidMoveError(f"{text!r}: {err}") from None
+        if len(parts) != 2:
+            raise InvalidMoveError(f"{text!r} is not a move: expected a position and a word, such as '8F HORN'")
+        try:
+            row, col, down = layout.parse_position(parts[0])
+            tiles = parse_placement_word(parts[1], alphabet)
+        except InvalidMoveError as err:
+            message = str(err)
+            for part in parts:
+                if message.startswith(f"{part!r}: "):
+                    message = message[len(repr(part)) + 2 :]
+            raise InvalidMoveError(f"{text!r}: {message}") from None
+        length = len(tiles)
+        end_row, end_col = (row + length - 1, col) if down else (row, col + length - 1)
+        if not layout.on_board(end_row, end_col):
+            raise InvalidMoveError(f"{text!r} runs off the board")
+        return cls.place(row, col, down, tiles)
+
+    def gcg(self, alphabet: Alphabet | None = None, layout: BoardLayout | None = None) -> str:
+        """The move in GCG notation, played-through squares as ``.``.
+
+        >>> Move.exchange([0, 5]).gcg()
+        '-E?'
+        """
+        alphabet = alphabet or load_alphabet("english")
+        if self.kind is MoveKind.PASS:
+            return "-"
+        if self.kind is MoveKind.EXCHANGE:
+            return "-" + alphabet.format_rack(self.tiles)
+        layout = layout or load_layout("standard")
+        word = "".join("." if t == PLAYED_THROUGH else alphabet.label(t) for t in self.tiles)
+        return f"{layout.position_name(self.row, self.col, self.down)} {word}"
+
+    def __repr__(self) -> str:
+        try:
+            return f"Move.from_gcg({self.gcg()!r})"
+        except (IndexError, ValueError):
+            return f"Move({self.kind}, row={self.row}, col={self.col}, down={self.down}, tiles={self.tiles})"
+
+    def __str__(self) -> str:
+        return self.gcg()
+
+
+def parse_placement_word(word: str, alphabet: Alphabet) -> tuple[Tile, ...]:
+    """Tiles of a placement's word: ``.`` or a parenthesised run for tiles
+    already on the board (each becomes :data:`PLAYED_THROUGH`).
+
+    >>> parse_placement_word("FA(R)M", load_alphabet("english"))
+    (6, 1, 0, 13)
+    """
+    tiles: list[Tile] = []
+    i = 0
+    while i < len(word):
+        ch = word[i]
+        if ch == ".":
+            tiles.append(PLAYED_THROUGH)
+            i += 1
+        elif ch == "(":
+            end = word.find(")", i)
+            if end < 0:
+                raise InvalidMoveError(f"{word!r}: '(' without ')'")
+            inner = word[i + 1 : end]
+            if not inner:
+                raise InvalidMoveError(f"{word!r}: empty parentheses")
+            tiles.extend(PLAYED_THROUGH for _ in alphabet.parse_word(inner))
+            i = end + 1
+        else:
+            j = i
+            while j < len(word) and word[j] not in ".(":
+                j += 1
+            tiles.extend(alphabet.parse_word(word[i:j]))
+            i = j
+    if not tiles:
+        raise InvalidMoveError(f"{word!r}: no tiles")
+    return tuple(tiles)

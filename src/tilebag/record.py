@@ -1,0 +1,118 @@
+"""Game records: what happened in a game, as a list of typed events.
+
+A :class:`GameRecord` is plain data, apart from any live game. GCG files read
+into one and are written from one (:mod:`tilebag.gcg`); a :class:`tilebag.Game`
+produces one with :meth:`tilebag.Game.record`, and :func:`tilebag.replay.replay`
+turns one back into a game.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from tilebag.alphabet import Tile
+from tilebag.errors import FormatError
+from tilebag.move import Move
+
+
+class EventKind(enum.Enum):
+    """Every kind of event a game record holds."""
+
+    PLACE = "place"
+    """Tiles placed on the board."""
+    EXCHANGE = "exchange"
+    PASS = "pass"
+    WITHDRAWN = "withdrawn"
+    """A challenged play taken back (GCG ``--``): it scores minus what it scored."""
+    CHALLENGE = "challenge"
+    """A challenge that did not remove the play (GCG ``(challenge)``): a bonus
+    to the player who made the play, or a penalty (or a lost turn, 0 points)
+    for the player who challenged."""
+    END_RACK_POINTS = "end rack points"
+    """The player who went out gains the tiles left on the other racks (GCG
+    ``(RACK) +N``)."""
+    END_RACK_PENALTY = "end rack penalty"
+    """A player loses the value of their own rack (GCG ``RACK (RACK) -N``)."""
+    TIME_PENALTY = "time penalty"
+    """Points lost on the clock (GCG ``(time) -N``)."""
+
+    @property
+    def is_turn(self) -> bool:
+        """True for the kinds that are a player's turn."""
+        return self in (EventKind.PLACE, EventKind.EXCHANGE, EventKind.PASS)
+
+
+@dataclass
+class Event:
+    """One line of a game record."""
+
+    kind: EventKind
+    player: int
+    """Index of the player the event belongs to (0-based, record order)."""
+    score: int = 0
+    """Points the event adds (negative for penalties and withdrawals)."""
+    total: int = 0
+    """The player's running total after the event."""
+    rack: tuple[Tile, ...] | None = None
+    """The player's rack before the event, as recorded (possibly partial);
+    ``None`` when not recorded."""
+    move: Move | None = None
+    """The placement, exchange or pass (for turn events)."""
+    exchange_count: int | None = None
+    """For an exchange recorded only as a count of tiles."""
+    end_rack: tuple[Tile, ...] = ()
+    """The tiles named in parentheses by end-of-game events."""
+    notes: list[str] = field(default_factory=list)
+    """Comments attached to the event (GCG ``#note``)."""
+    line: int = field(default=0, compare=False)
+    """Line of the source file it was read from (0 if none)."""
+
+
+@dataclass
+class PlayerInfo:
+    """A player as a record names them."""
+
+    nickname: str
+    """Short name without spaces, used on each event line."""
+    name: str = ""
+    """Full name (may contain spaces)."""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            self.name = self.nickname
+
+
+@dataclass
+class GameRecord:
+    """A whole game as recorded: who played, with what, and every event."""
+
+    players: list[PlayerInfo] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    lexicon: str | None = None
+    alphabet: str = "english"
+    """Name of the tile set the tiles are coded in."""
+    id: str | None = None
+    """Identifier: an authority and an id, e.g. ``io.woogles kYmDwcfkbY``."""
+    title: str | None = None
+    description: str | None = None
+    notes: list[str] = field(default_factory=list)
+    """Notes before the first event."""
+    final_racks: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
+    """Racks at the end of the record (GCG ``#rack1``...), by player index."""
+    pragmas: list[tuple[str, str]] = field(default_factory=list)
+    """Other ``#keyword value`` lines, kept in order so they round-trip."""
+    encoding: str | None = field(default=None, compare=False)
+    """The declared ``#character-encoding``, if any (a property of the file,
+    not of the game: records compare equal whatever their encoding)."""
+    errors: list[FormatError] = field(default_factory=list, compare=False, repr=False)
+    """Malformed lines skipped by a lenient reader (each names its line)."""
+    warnings: list[str] = field(default_factory=list, compare=False, repr=False)
+    """Things a reader noticed but could work around (e.g. a wrong encoding)."""
+
+    def pragma(self, key: str) -> str | None:
+        """The value of another pragma (the first with that keyword), if present."""
+        for k, v in self.pragmas:
+            if k == key:
+                return v
+        return None
