@@ -88,14 +88,15 @@ class Board:
         :raises IllegalMoveError: naming the broken rule and the square.
         """
         if move.kind is not MoveKind.PLACE:
-            raise ValueError(f"not a placement: {move}")
+            raise ValueError(f"not a placement: {move.kind.value}")
         layout = self.layout
         name = layout.square_name
+        text = move.gcg(self.alphabet, layout)
         dr, dc = (1, 0) if move.down else (0, 1)
         end_row = move.row + dr * (len(move.tiles) - 1)
         end_col = move.col + dc * (len(move.tiles) - 1)
         if not (layout.on_board(move.row, move.col) and layout.on_board(end_row, end_col)):
-            raise IllegalMoveError(Illegal.OFF_BOARD, f"{move}: the word runs off the board")
+            raise IllegalMoveError(Illegal.OFF_BOARD, f"{text}: the word runs off the board")
         tiles = list(move.tiles)
         placed = 0
         for i, (r, c, t) in enumerate(move.squares()):
@@ -105,7 +106,7 @@ class Board:
                 if t == PLAYED_THROUGH:
                     raise IllegalMoveError(
                         Illegal.GAP,
-                        f"{move}: {square} is empty, but the word plays through it (leaves a gap)",
+                        f"{text}: {square} is empty, but the word plays through it (leaves a gap)",
                     )
                 placed += 1
             elif t == PLAYED_THROUGH:
@@ -115,18 +116,18 @@ class Board:
             else:
                 raise IllegalMoveError(
                     Illegal.SQUARE_OCCUPIED,
-                    f"{move}: {square} is occupied by {self.alphabet.label(on_board)}, "
+                    f"{text}: {square} is occupied by {self.alphabet.label(on_board)}, "
                     f"the play puts {self.alphabet.label(t)} there",
                 )
         if placed == 0:
-            raise IllegalMoveError(Illegal.NO_TILES, f"{move}: the play places no tile (every square is taken)")
+            raise IllegalMoveError(Illegal.NO_TILES, f"{text}: the play places no tile (every square is taken)")
         before = (move.row - dr, move.col - dc)
         after = (end_row + dr, end_col + dc)
         for r, c in (before, after):
             if self.at(r, c) != EMPTY:
                 raise IllegalMoveError(
                     Illegal.WORD_INCOMPLETE,
-                    f"{move}: the word continues onto {name(layout.square(r, c))} "
+                    f"{text}: the word continues onto {name(layout.square(r, c))} "
                     f"({self.alphabet.label(self.at(r, c))}); write the whole word",
                 )
         normal = Move.place(move.row, move.col, move.down, tiles)
@@ -135,12 +136,12 @@ class Board:
             if layout.start not in squares:
                 raise IllegalMoveError(
                     Illegal.FIRST_PLAY_NOT_ON_START,
-                    f"{move}: the first play must cover the start square {name(layout.start)}",
+                    f"{text}: the first play must cover the start square {name(layout.start)}",
                 )
             if placed < first_play_min_tiles:
                 raise IllegalMoveError(
                     Illegal.FIRST_PLAY_TOO_SHORT,
-                    f"{move}: the first play must place at least {first_play_min_tiles} tiles",
+                    f"{text}: the first play must place at least {first_play_min_tiles} tiles",
                 )
             return normal
         if placed == len(tiles):
@@ -152,7 +153,7 @@ class Board:
             if not touching:
                 raise IllegalMoveError(
                     Illegal.NOT_CONNECTED,
-                    f"{move}: the play touches no tile already on the board",
+                    f"{text}: the play touches no tile already on the board",
                 )
         return normal
 

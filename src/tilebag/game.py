@@ -292,18 +292,19 @@ class Game:
         if move.kind is MoveKind.EXCHANGE:
             if not move.tiles:
                 return Move.pass_()
+            text = move.gcg(self.alphabet, self.layout)
             self._check_tiles(move.tiles, allow_blank=True)
             lacking = missing_tiles(move.tiles, rack)
             if lacking:
                 raise IllegalMoveError(
                     Illegal.TILE_NOT_ON_RACK,
-                    f"{move}: the rack {self.alphabet.format_rack(rack)} has no "
+                    f"{text}: the rack {self.alphabet.format_rack(rack)} has no "
                     f"{self.alphabet.format_rack(lacking)} to exchange",
                 )
             if len(self.bag) < max(self.rules.exchange_min_bag, len(move.tiles)):
                 raise IllegalMoveError(
                     Illegal.BAG_TOO_SMALL,
-                    f"{move}: exchanging needs at least {max(self.rules.exchange_min_bag, len(move.tiles))} tiles in the bag, "
+                    f"{text}: exchanging needs at least {max(self.rules.exchange_min_bag, len(move.tiles))} tiles in the bag, "
                     f"it holds {len(self.bag)}",
                 )
             return move
@@ -559,7 +560,7 @@ class Game:
                 Illegal.WRONG_PLAYER, f"player {challenger} cannot challenge: only an opponent of the player who played"
             )
         move = event.move
-        formed = self._formed_words(event)
+        formed = self.words_of(event)
         words = tuple(self.alphabet.format_word(w) for w in formed)
         phonies = tuple(self.alphabet.format_word(w) for w in formed if w not in self.lexicon)
         ok = not phonies if valid is None else valid
@@ -605,8 +606,8 @@ class Game:
                 self._next_turn()
         return ChallengeResult(True, words, (), points, lost)
 
-    def _formed_words(self, event: Event) -> list[tuple[Tile, ...]]:
-        """The words a play on the board formed (the play is on the board)."""
+    def words_of(self, event: Event) -> list[tuple[Tile, ...]]:
+        """The words a placement event formed (its tiles still on the board)."""
         assert event.move is not None
         move = event.move
         board = self.board.copy()

@@ -416,7 +416,6 @@ def dump(record: GameRecord, path: str | Path) -> None:
 def write_game(record: GameRecord, handle: IO[str]) -> None:
     """Write a record as GCG to a text handle."""
     alphabet = load_alphabet(record.alphabet)
-    layout = load_layout("standard")
     w = handle.write
     w("#character-encoding UTF-8\n")
     for i, p in enumerate(record.players, start=1):
@@ -435,12 +434,23 @@ def write_game(record: GameRecord, handle: IO[str]) -> None:
         w(f"#{key} {value}\n" if value else f"#{key}\n")
     _write_notes(record.notes, w)
     for event in record.events:
-        nick = record.players[event.player].nickname
-        rack = "" if event.rack is None else alphabet.format_rack(event.rack)
-        w(f">{nick}: {_event_body(event, rack, alphabet, layout)} {event.score:+d} {event.total}\n")
+        w(format_event(record, event) + "\n")
         _write_notes(event.notes, w)
     for index, tiles in sorted(record.final_racks.items()):
         w(f"#rack{index + 1} {alphabet.format_rack(tiles)}\n")
+
+
+def format_event(record: GameRecord, event: Event) -> str:
+    """One event as a GCG line (without the line break).
+
+    >>> record = loads(">alice: HNOR 8F HORN +14 14\\n")
+    >>> format_event(record, record.events[0])
+    '>alice: HNOR 8F HORN +14 14'
+    """
+    alphabet = load_alphabet(record.alphabet)
+    nick = record.players[event.player].nickname if event.player < len(record.players) else f"player{event.player + 1}"
+    rack = "" if event.rack is None else alphabet.format_rack(event.rack)
+    return f">{nick}: {_event_body(event, rack, alphabet, load_layout('standard'))} {event.score:+d} {event.total}"
 
 
 def _event_body(event: Event, rack: str, alphabet: Alphabet, layout: object) -> str:

@@ -144,10 +144,6 @@ class Move:
                 if message.startswith(f"{part!r}: "):
                     message = message[len(repr(part)) + 2 :]
             raise InvalidMoveError(f"{text!r}: {message}") from None
-        length = len(tiles)
-        end_row, end_col = (row + length - 1, col) if down else (row, col + length - 1)
-        if not layout.on_board(end_row, end_col):
-            raise InvalidMoveError(f"{text!r} runs off the board")
         return cls.place(row, col, down, tiles)
 
     def gcg(self, alphabet: Alphabet | None = None, layout: BoardLayout | None = None) -> str:

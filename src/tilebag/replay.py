@@ -1,0 +1,544 @@
+"""Replaying a game record, and checking it against the rules.
+
+:func:`replay` turns a :class:`~tilebag.record.GameRecord` into a live
+:class:`~tilebag.Game` (raising at the first event that disagrees with the
+rules); :func:`check` replays it all and reports every recorded score, running
+total, rack and placement that disagrees, each with its line.
+
+Records leave things out, and the replay fills them in the way the rules
+allow: racks that are partial or missing are completed from the unseen tiles;
+a player moving twice in a row after a play means the opponent challenged it
+and lost their turn; the scoreless-turn limit is read from how the record
+ends; end-of-game rack points are accepted both as the rules count them
+(each rack subtracted and added to the player who went out) and as
+tournament software records them (twice the opponent's rack, the opponent's
+score unchanged).
+
+>>> from tilebag import gcg
+>>> record = gcg.loads(">alice: HNOR 8F HORN +14 14\\n>bob: AFM H6 FA.M +9 9\\n")
+>>> game = replay(record)
+>>> game.scores
+[14, 9]
+>>> report = check(gcg.loads(">alice: HNOR 8F HORN +16 16\\n"))
+>>> print(report.errors[0].message)
+recorded score +16, the rules give +14 (HORN 14)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass, field
+
+from tilebag.alphabet import Tile, load_alphabet, rack_tile
+from tilebag.errors import IllegalMoveError, TilebagError
+from tilebag.game import Game, Termination
+from tilebag.gcg import format_event
+from tilebag.lexicon import Lexicon
+from tilebag.move import Move, MoveKind
+from tilebag.record import Event, EventKind, GameRecord
+from tilebag.rules import ChallengeMode, EndAdjustment, Rules
+
+_NO_LIMIT = 1_000_000
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    """The record disagrees with the rules."""
+    WARNING = "warning"
+    """Worth knowing, but the record can stand (a phony, an impossible rack)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a check found, tied to a line of the record."""
+
+    severity: Severity
+    line: int
+    event: str
+    """The event as GCG text (empty for findings about the whole record)."""
+    message: str
+    fatal: bool = False
+    """True when the replay could not go on past this event."""
+
+    def format(self, source: str | None = None) -> str:
+        where = f"{source or '<record>'}:{self.line}"
+        label = "" if self.severity is Severity.ERROR else "warning: "
+        event = f" {self.event}:" if self.event else ""
+        return f"{where}:{event} {label}{self.message}"
+
+
+@dataclass
+class CheckReport:
+    """What :func:`check` found."""
+
+    source: str | None
+    findings: list[Finding] = field(default_factory=list)
+    game: Game | None = None
+    """The game as far as it could be replayed."""
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.WARNING]
+
+    @property
+    def ok(self) -> bool:
+        """True when every recorded figure and placement agrees with the rules."""
+        return not self.errors
+
+
+class ReplayError(TilebagError, ValueError):
+    """A record that disagrees with the rules (raised by :func:`replay`)."""
+
+    def __init__(self, finding: Finding, source: str | None = None) -> None:
+        super().__init__(finding.format(source))
+        self.finding = finding
+
+
+class _Stop(Exception):
+    pass
+
+
+def rules_for(record: GameRecord, base: Rules | None = None) -> Rules:
+    """The rules a record was played under, as far as it says: its tile set,
+    challenge mode and scoreless-turn limit pragmas, and the way it counts
+    the racks at the end."""
+    rules = (base or Rules()).replace(alphabet=record.alphabet)
+    mode = record.pragma("challenge-rule")
+    if mode:
+        try:
+            rules = rules.replace(challenge=ChallengeMode.parse(mode))
+        except ValueError:
+            pass
+    limit = record.pragma("scoreless-turns")
+    if limit and limit.isdigit():
+        rules = rules.replace(scoreless_turns=int(limit))
+    layout = record.pragma("board-layout")
+    if layout:
+        rules = rules.replace(layout=layout)
+    players = max(len(record.players), 1)
+    rules = rules.replace(max_players=max(rules.max_players, players))
+    alphabet = load_alphabet(record.alphabet)
+    for event in record.events:
+        if event.kind is EventKind.END_RACK_POINTS and players == 2:
+            value = alphabet.rack_value(event.end_rack)
+            others_penalised = any(
+                e.kind is EventKind.END_RACK_PENALTY and e.player != event.player for e in record.events
+            )
+            if value and event.score != value and not others_penalised:
+                rules = rules.replace(end_adjustment=EndAdjustment.DOUBLE)
+    return rules
+
+
+def replay(record: GameRecord, *, rules: Rules | None = None, lexicon: Lexicon | None = None) -> Game:
+    """The game a record describes.
+
+    :raises ReplayError: at the first event that disagrees with the rules.
+    """
+    report = _run(record, rules=rules, lexicon=lexicon, strict=True, source=None)
+    assert report.game is not None
+    return report.game
+
+
+def check(
+    record: GameRecord,
+    *,
+    rules: Rules | None = None,
+    lexicon: Lexicon | None = None,
+    source: str | None = None,
+) -> CheckReport:
+    """Replay a record and report every figure, rack and placement that
+    disagrees with the rules. With a ``lexicon``, words it does not hold are
+    reported as warnings (a phony can stand unless challenged)."""
+    return _run(record, rules=rules, lexicon=lexicon, strict=False, source=source)
+
+
+def _run(
+    record: GameRecord, *, rules: Rules | None, lexicon: Lexicon | None, strict: bool, source: str | None
+) -> CheckReport:
+    base = rules_for(record, rules)
+    if base.scoreless_turns is not None:
+        return _Replayer(record, base, lexicon, strict, source).run()
+    # The limit is not stated: find it from how the record ends. A first pass
+    # with no limit sees whether the record ends with rack penalties after a
+    # run of scoreless turns (then that run is the limit), or else how long
+    # its longest run is (any higher limit fits).
+    first = _Replayer(record, base.replace(scoreless_turns=_NO_LIMIT), None, False, source)
+    first.run()
+    players = max(len(record.players), 1)
+    limit = first.ended_scoreless or max(base.scoreless_limit(players), first.longest_scoreless + 1)
+    return _Replayer(record, base.replace(scoreless_turns=limit), lexicon, strict, source).run()
+
+
+class _Replayer:
+    def __init__(
+        self, record: GameRecord, rules: Rules, lexicon: Lexicon | None, strict: bool, source: str | None
+    ) -> None:
+        self.record = record
+        self.rules = rules
+        self.lexicon = lexicon
+        self.strict = strict
+        self.source = source
+        self.report = CheckReport(source)
+        self.alphabet = load_alphabet(record.alphabet)
+        self.longest_scoreless = 0
+        self.ended_scoreless: int | None = None
+        self.game: Game | None = None
+
+    # -- reporting ------------------------------------------------------
+
+    def finding(self, event: Event | None, message: str, *, warning: bool = False, fatal: bool = False) -> None:
+        text = format_event(self.record, event) if event is not None else ""
+        finding = Finding(
+            Severity.WARNING if warning else Severity.ERROR,
+            event.line if event is not None else 0,
+            text,
+            message,
+            fatal,
+        )
+        self.report.findings.append(finding)
+        if self.strict and not warning:
+            raise ReplayError(finding, self.source)
+        if fatal:
+            raise _Stop
+
+    def fmt_rack(self, tiles: object) -> str:
+        return self.alphabet.format_rack(tiles)  # type: ignore[arg-type]
+
+    def run(self) -> CheckReport:
+        record = self.record
+        players = [p.name for p in record.players] or ["player1", "player2"]
+        first = record.events[0].player if record.events else 0
+        try:
+            self.game = Game(players, rules=self.rules, lexicon=self.lexicon, seed=0, first=first)
+        except TilebagError as err:
+            try:
+                self.finding(None, f"cannot set up the game: {err}", fatal=True)
+            except _Stop:
+                pass
+            return self.report
+        self.report.game = self.game
+        try:
+            for event in record.events:
+                self.step(event)
+            self.final_racks()
+        except _Stop:
+            pass
+        return self.report
+
+    # -- events -----------------------------------------------------------
+
+    def step(self, event: Event) -> None:
+        g = self.game
+        assert g is not None
+        if not 0 <= event.player < len(g.players):
+            self.finding(event, f"player {event.player + 1} is not in the game", fatal=True)
+        kind = event.kind
+        if kind.is_turn:
+            self.turn(event)
+        elif kind is EventKind.WITHDRAWN:
+            self.withdrawn(event)
+        elif kind is EventKind.CHALLENGE:
+            self.challenge(event)
+        elif kind is EventKind.END_RACK_POINTS:
+            self.end_points(event)
+        elif kind is EventKind.END_RACK_PENALTY:
+            self.end_penalty(event)
+        elif kind is EventKind.TIME_PENALTY:
+            if event.score > 0 or event.score % 5:
+                self.finding(
+                    event,
+                    f"recorded time penalty {event.score:+d}: a penalty takes away 5 or 10 points per minute over",
+                )
+            g.add_points(event.player, event.score, EventKind.TIME_PENALTY)
+            self.check_total(event, g.players[event.player].score)
+
+    def name(self, player: int) -> str:
+        assert self.game is not None
+        return self.game.players[player].name
+
+    def turn(self, event: Event) -> None:
+        g = self.game
+        assert g is not None
+        p = event.player
+        if g.is_over():
+            if event.kind is EventKind.PASS and g.went_out is not None and p != g.went_out and event.score == 0:
+                # The opponent's final pass: they accept the play that went out.
+                self.check_total(event, self.total_after(event))
+                return
+            self.finding(event, f"the game is already over ({g.result_text()})", fatal=True)
+        if p != g.turn and g.challengeable is not None and g.rules.challenge is ChallengeMode.DOUBLE:
+            # A player moving again after their play: the opponent challenged
+            # the play and lost their turn.
+            g.challenge(g.turn, valid=True)
+        if p != g.turn:
+            self.finding(event, f"plays out of turn: it is {self.name(g.turn)}'s turn", fatal=True)
+        self.longest_scoreless = max(self.longest_scoreless, g.scoreless)
+        move = self.move_for(event)
+        if move is None:
+            return
+        words_before = None
+        if move.kind is MoveKind.PLACE:
+            try:
+                normal = g.board.check_placement(move, first_play_min_tiles=g.rules.min_first_word)
+            except IllegalMoveError as err:
+                self.finding(event, f"illegal placement: {err}", fatal=True)
+                return
+            words_before = g.board.words(normal)
+            move = normal
+        try:
+            score = g.push(move)
+        except IllegalMoveError as err:
+            if move.kind is MoveKind.EXCHANGE and event.score == 0:
+                self.finding(event, f"illegal exchange: {err}")
+                score = g.push(Move.pass_())
+            else:
+                self.finding(event, f"illegal move: {err}", fatal=True)
+                return
+        self.longest_scoreless = max(self.longest_scoreless, g.scoreless)
+        if event.score != score:
+            detail = ""
+            if words_before is not None:
+                detail = " (" + ", ".join(f"{self.alphabet.format_word(w.tiles)} {w.score}" for w in words_before)
+                if len(move.placed()) >= g.rules.bingo_tiles:
+                    detail += f", bingo {g.rules.bingo_bonus}"
+                detail += ")"
+            self.finding(event, f"recorded score {event.score:+d}, the rules give {score:+d}{detail}")
+        if words_before is not None and self.lexicon is not None:
+            phonies = [self.alphabet.format_word(w.tiles) for w in words_before if w.tiles not in self.lexicon]
+            if phonies:
+                self.finding(event, f"not in {self.lexicon.name}: {', '.join(phonies)}", warning=True)
+        self.check_total(event, self.total_after(event))
+
+    def total_after(self, event: Event) -> int:
+        """The player's running total right after this event, as the game has
+        it (the game may already have counted the racks at the end)."""
+        g = self.game
+        assert g is not None
+        score = g.players[event.player].score
+        if g.is_over():
+            for e in g.events:
+                if e.kind in (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY) and e.player == event.player:
+                    score -= e.score
+        return score
+
+    def move_for(self, event: Event) -> Move | None:
+        """The move to push for a turn event, with the player's rack set from
+        the record."""
+        g = self.game
+        assert g is not None
+        p = event.player
+        recorded = event.rack
+        if event.kind is EventKind.PASS:
+            if event.score != 0:
+                self.finding(event, f"a pass scores 0, the record says {event.score:+d}")
+            self.set_rack(event, recorded, needed=[])
+            return Move.pass_()
+        if event.kind is EventKind.EXCHANGE:
+            if event.score != 0:
+                self.finding(event, f"an exchange scores 0, the record says {event.score:+d}")
+            if event.move is None:
+                self.set_rack(event, recorded, needed=[])
+                count = event.exchange_count or 0
+                rack = g.rack(p)
+                if count > len(rack):
+                    self.finding(event, f"exchanges {count} tiles, the rack holds {len(rack)}", fatal=True)
+                return Move.exchange(rack[:count])
+            needed = list(event.move.tiles)
+            self.check_on_rack(event, needed, recorded, "exchanges")
+            self.set_rack(event, recorded, needed=needed)
+            return event.move
+        assert event.move is not None
+        try:
+            normal = g.board.check_placement(event.move, first_play_min_tiles=g.rules.min_first_word)
+        except IllegalMoveError as err:
+            self.finding(event, f"illegal placement: {err}", fatal=True)
+            return None
+        needed = [rack_tile(t) for t in normal.tiles_used]
+        self.check_on_rack(event, needed, recorded, "plays")
+        self.set_rack(event, recorded, needed=needed)
+        return normal
+
+    def check_on_rack(self, event: Event, needed: list[Tile], recorded: tuple[Tile, ...] | None, verb: str) -> None:
+        if recorded is None:
+            return
+        missing = Counter(needed) - Counter(recorded)
+        if missing:
+            self.finding(
+                event,
+                f"{verb} {self.fmt_rack(missing.elements())}, which the recorded rack {self.fmt_rack(recorded)} "
+                "does not hold",
+            )
+
+    def set_rack(self, event: Event, recorded: tuple[Tile, ...] | None, *, needed: list[Tile]) -> None:
+        """Give the player the recorded rack (completed from the unseen tiles),
+        or at least the tiles the move needs."""
+        g = self.game
+        assert g is not None
+        p = event.player
+        wanted = list(recorded) if recorded is not None else []
+        for t in (Counter(needed) - Counter(wanted)).elements():
+            wanted.append(t)
+        if not wanted:
+            return
+        if Counter(wanted) <= Counter(g.rack(p)):
+            return
+        try:
+            g.set_rack(p, wanted)
+            return
+        except IllegalMoveError as err:
+            if recorded is not None and Counter(needed) != Counter(wanted):
+                self.finding(event, f"the recorded rack cannot be held: {err}", warning=True)
+        if not needed:
+            return
+        try:
+            g.set_rack(p, needed)
+        except IllegalMoveError as err:
+            self.finding(event, f"the tiles are not available: {err}", fatal=True)
+
+    def last_play(self) -> Event | None:
+        g = self.game
+        assert g is not None
+        for e in reversed(g.events):
+            if e.kind.is_turn or e.kind is EventKind.WITHDRAWN:
+                return e if e.kind is EventKind.PLACE else None
+        return None
+
+    def withdrawn(self, event: Event) -> None:
+        g = self.game
+        assert g is not None
+        play = g.challengeable
+        if play is None or play.player != event.player:
+            self.finding(event, f"there is no play of {self.name(event.player)}'s to withdraw", fatal=True)
+            return
+        before = play.score
+        challenger = g.turn if g.turn != event.player else (event.player + 1) % len(g.players)
+        g.challenge(challenger, valid=False)
+        if event.score != -before:
+            self.finding(event, f"recorded {event.score:+d}, withdrawing the play takes back {-before:+d}")
+        self.check_total(event, self.total_after(event))
+
+    def challenge(self, event: Event) -> None:
+        g = self.game
+        assert g is not None
+        p = event.player
+        play = self.last_play()
+        if play is not None and play.player == p:
+            # A bonus to the player whose play was challenged (as 5-point
+            # challenge tournaments record it).
+            words = max(1, len(g.words_of(play)))
+            allowed = sorted({unit * k for unit in (5, 10) for k in range(1, words + 1)})
+            if event.score not in allowed:
+                self.finding(
+                    event,
+                    f"recorded challenge bonus {event.score:+d}, a bonus is 5 or 10 points "
+                    f"(per word: {', '.join(f'+{a}' for a in allowed)})",
+                )
+            g.add_points(p, event.score, EventKind.CHALLENGE)
+            self.check_total(event, self.total_after(event))
+            return
+        if g.challengeable is None:
+            self.finding(event, "there is no play to challenge", fatal=True)
+            return
+        result = g.challenge(p, valid=True)
+        if event.score != result.points:
+            self.finding(
+                event,
+                f"recorded {event.score:+d}, a failed challenge costs {result.points:+d} in "
+                f"{g.rules.challenge.value} challenge mode",
+            )
+        self.check_total(event, self.total_after(event))
+
+    def end_event(self, kind: EventKind, player: int) -> Event | None:
+        g = self.game
+        assert g is not None
+        return next((e for e in g.events if e.kind is kind and e.player == player), None)
+
+    def end_points(self, event: Event) -> None:
+        g = self.game
+        assert g is not None
+        p = event.player
+        if not g.is_over() or g.went_out != p:
+            why = "the game is not over" if not g.is_over() else f"{self.name(p)} did not go out"
+            self.finding(event, f"end-of-game rack points, but {why}", fatal=True)
+            return
+        others = [i for i in range(len(g.players)) if i != p]
+        left = sorted(t for i in others for t in g.players[i].rack)
+        if left != sorted(event.end_rack):
+            if len(others) == 1:
+                try:
+                    g.set_rack(others[0], event.end_rack, exact=True)
+                except IllegalMoveError:
+                    pass
+                left = sorted(g.players[others[0]].rack)
+            if left != sorted(event.end_rack):
+                self.finding(
+                    event,
+                    f"recorded rack ({self.fmt_rack(event.end_rack)}), but the tiles left are ({self.fmt_rack(left)})",
+                )
+        computed = self.end_event(EventKind.END_RACK_POINTS, p)
+        assert computed is not None
+        if event.score != computed.score:
+            value = self.alphabet.rack_value(left)
+            how = "twice" if g.rules.end_adjustment is EndAdjustment.DOUBLE else "the value of"
+            self.finding(event, f"recorded {event.score:+d}, {how} the tiles left ({value}) is {computed.score:+d}")
+        self.check_total(event, computed.total)
+
+    def end_penalty(self, event: Event) -> None:
+        g = self.game
+        assert g is not None
+        p = event.player
+        if not g.is_over():
+            if self.ended_scoreless is None and g.scoreless > 0 and g.rules.scoreless_turns == _NO_LIMIT:
+                self.ended_scoreless = g.scoreless
+                raise _Stop
+            self.finding(event, "a rack penalty, but the game is not over", fatal=True)
+            return
+        if sorted(g.players[p].rack) != sorted(event.end_rack):
+            try:
+                g.set_rack(p, event.end_rack, exact=True)
+            except IllegalMoveError as err:
+                self.finding(event, f"recorded rack ({self.fmt_rack(event.end_rack)}) cannot be held: {err}")
+                return
+        computed = self.end_event(EventKind.END_RACK_PENALTY, p)
+        if computed is None:
+            if g.termination is Termination.WENT_OUT and g.rules.end_adjustment is EndAdjustment.DOUBLE:
+                self.finding(event, "the rack was already counted twice for the player who went out")
+            else:
+                self.finding(event, f"{self.name(p)} has no tiles left to lose")
+            return
+        if event.score != computed.score:
+            value = self.alphabet.rack_value(event.end_rack)
+            self.finding(event, f"recorded {event.score:+d}, the rack ({self.fmt_rack(event.end_rack)}) is worth {value}")
+        self.check_total(event, computed.total)
+
+    def check_total(self, event: Event, computed: int) -> None:
+        if event.total != computed:
+            self.finding(event, f"recorded running total {event.total}, the rules give {computed}")
+
+    def final_racks(self) -> None:
+        g = self.game
+        assert g is not None
+        for index, tiles in sorted(self.record.final_racks.items()):
+            if index >= len(g.players):
+                self.finding(None, f"#rack{index + 1}: there is no player {index + 1}", warning=True)
+                continue
+            try:
+                g.set_rack(index, tiles)
+            except IllegalMoveError as err:
+                self.finding(None, f"#rack{index + 1} {self.fmt_rack(tiles)} cannot be held: {err}", warning=True)
+
+
+__all__ = [
+    "CheckReport",
+    "Finding",
+    "ReplayError",
+    "Severity",
+    "check",
+    "replay",
+    "rules_for",
+]
