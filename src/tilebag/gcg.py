@@ -93,14 +93,14 @@ def decode(data: bytes) -> ReadResult:
         try:
             codec = codecs.lookup(declared).name
         except LookupError:
-            warnings.append(f"line 1: unknown character encoding {declared!r}; read as UTF-8 or ISO-8859-1")
+            warnings.append(f"1: unknown character encoding {declared!r}; read as UTF-8 or ISO-8859-1")
         else:
             try:
                 return ReadResult(data.decode(codec), codec, declared, warnings)
             except UnicodeDecodeError as err:
                 line = data[: err.start].count(b"\n") + 1
                 warnings.append(
-                    f"line {line}: the bytes are not {declared} as line 1 declares; read as UTF-8 or ISO-8859-1"
+                    f"{line}: the bytes are not {declared} as line 1 declares; read as UTF-8 or ISO-8859-1"
                 )
     try:
         return ReadResult(data.decode("utf-8"), "utf-8", declared, warnings)
@@ -205,7 +205,7 @@ def load(
     record = read_game(io.StringIO(decoded.text), alphabet=alphabet, lenient=lenient, source=str(path))
     if record is None:
         raise FormatError("the file holds no game", source=str(path))
-    record.warnings[:0] = [f"{path}:{w}" for w in decoded.warnings]
+    record.warnings[:0] = [f"{path}:{w}" for w in decoded.warnings]  # "file:line: message"
     return record
 
 
@@ -328,7 +328,8 @@ class _Parser:
         try:
             return tuple(sorted(self.alphabet.parse_rack(text)))
         except InvalidMoveError as err:
-            raise self.error(f"bad rack {text!r}: {err}", number) from None
+            message = str(err).removeprefix(f"{text!r}: ")
+            raise self.error(f"bad rack {text!r}: {message}", number) from None
 
     def player(self, nickname: str, number: int) -> int:
         index = self.nicknames.get(nickname)

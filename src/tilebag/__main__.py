@@ -1,0 +1,7 @@
+"""``python -m tilebag``: the same as the ``tilebag`` command."""
+
+import sys
+
+from tilebag.cli import main
+
+sys.exit(main())

@@ -1,0 +1,167 @@
+"""The ``tilebag`` command: thin subcommands over the library.
+
+Exit status: 0 success, 1 a check found a disagreement (or a word is not
+acceptable), 2 bad input (a file that cannot be read or parsed, bad options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from tilebag import __version__
+from tilebag.errors import FormatError, TilebagError
+
+
+def _add_gcg(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    gcg = sub.add_parser("gcg", help="work with GCG game records")
+    gcg_sub = gcg.add_subparsers(dest="gcg_command", required=True, metavar="COMMAND")
+    check = gcg_sub.add_parser(
+        "check",
+        help="replay records and check every score and total against the rules",
+        description=(
+            "Replay each GCG record and check every recorded score, running total, rack and placement "
+            "against the rules. Exit 0 when all agree, 1 when any disagree, 2 when a file cannot be read."
+        ),
+    )
+    check.add_argument("files", nargs="+", metavar="FILE", help="GCG files")
+    check.add_argument("--lexicon", metavar="NAME|PATH", help="also list words not in this lexicon (as warnings)")
+    check.add_argument("--alphabet", metavar="NAME", help="tile set of the records (default: from the record, else english)")
+    check.add_argument("-q", "--quiet", action="store_true", help="print only problems, not one line per good file")
+    check.set_defaults(func=_cmd_gcg_check)
+
+
+def _cmd_gcg_check(args: argparse.Namespace) -> int:
+    from tilebag import gcg, replay
+    from tilebag.alphabet import alphabet_names, load_alphabet
+    from tilebag.lexicon import load_lexicon
+
+    lexicon = None
+    status = 0
+    if args.alphabet:
+        try:
+            load_alphabet(args.alphabet)
+        except FormatError as err:
+            print(f"tilebag: {err}", file=sys.stderr)
+            return 2
+    if args.lexicon:
+        try:
+            lexicon = load_lexicon(args.lexicon, alphabet=load_alphabet(args.alphabet or "english"))
+        except FormatError as err:
+            print(f"tilebag: {err}", file=sys.stderr)
+            return 2
+    for name in args.files:
+        try:
+            record = gcg.load(name, alphabet=args.alphabet)
+        except OSError as err:
+            print(f"{name}: cannot read: {err.strerror or err}", file=sys.stderr)
+            status = 2
+            continue
+        except FormatError as err:
+            hint = ""
+            if not args.alphabet:
+                fits = [a for a in alphabet_names() if a != "english" and _parses_as(name, a)]
+                if fits:
+                    hint = f" (the record parses with --alphabet {fits[0]})"
+            print(f"{err}{hint}", file=sys.stderr)
+            status = 2
+            continue
+        for warning in record.warnings:
+            where, _, message = warning.rpartition(": ")
+            print(f"{warning.split(': ', 1)[0]}: warning: {warning.split(': ', 1)[1]}" if ": " in warning else warning)
+        report = replay.check(record, lexicon=lexicon, source=name)
+        for finding in report.findings:
+            print(finding.format(name))
+        if report.errors:
+            status = max(status, 1)
+        elif not args.quiet:
+            game = report.game
+            scores = "-".join(str(s) for s in game.scores) if game else ""
+            print(f"{name}: ok ({len(record.events)} events, {scores})")
+    return status
+
+
+def _parses_as(path: str, alphabet: str) -> bool:
+    from tilebag import gcg
+
+    try:
+        gcg.load(path, alphabet=alphabet)
+    except (FormatError, OSError):
+        return False
+    return True
+
+
+def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    play = sub.add_parser("play", help="play a game in the terminal")
+    play.add_argument("players", nargs="*", metavar="NAME", help="player names, 1 to 4 (default: two players)")
+    play.add_argument("--seed", type=int, help="seed the bag, to replay the same draw")
+    play.add_argument("--rules", default="standard", help="rules preset (default: standard)")
+    play.add_argument("--lexicon", metavar="NAME|PATH", help="word list that judges challenges (default: kjxqz)")
+    play.add_argument("--challenge", metavar="MODE", help="challenge mode: void, single, double, 5-point, 10-point")
+    play.add_argument("--save", metavar="FILE.gcg", help="write the game record here when the game ends or you quit")
+    play.set_defaults(func=_cmd_play)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from tilebag.play import main as play_main
+
+    return play_main(args)
+
+
+def _add_word(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    word = sub.add_parser("word", help="judge words against a lexicon (exit 0 when all are acceptable)")
+    word.add_argument("words", nargs="+", metavar="WORD")
+    word.add_argument("--lexicon", metavar="NAME|PATH", help="word list (default: kjxqz)")
+    word.set_defaults(func=_cmd_word)
+
+
+def _cmd_word(args: argparse.Namespace) -> int:
+    from tilebag.lexicon import load_lexicon
+
+    lexicon = load_lexicon(args.lexicon)
+    status = 0
+    for w in args.words:
+        ok = w in lexicon
+        print(f"{w.upper()}: {'acceptable' if ok else 'not acceptable'} in {lexicon.name}")
+        if not ok:
+            status = 1
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tilebag",
+        description="The SCRABBLE crossword game: rules engine, game records and play.",
+    )
+    parser.add_argument("--version", action="version", version=f"tilebag {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_play(sub)
+    _add_gcg(sub)
+    _add_word(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["play", *(argv or [])])
+    try:
+        return int(args.func(args))
+    except FormatError as err:
+        print(f"tilebag: {err}", file=sys.stderr)
+        return 2
+    except TilebagError as err:
+        print(f"tilebag: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
