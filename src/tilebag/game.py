@@ -453,6 +453,8 @@ class Game:
         return score
 
     def _append(self, kind: EventKind, player: int, score: int, **fields: object) -> Event:
+        if fields.get("rack") is not None:
+            fields["rack"] = tuple(sorted(fields["rack"]))  # type: ignore[call-overload]
         event = Event(kind, player, score, self.players[player].score, **fields)  # type: ignore[arg-type]
         self.events.append(event)
         return event
@@ -492,7 +494,9 @@ class Game:
 
         def add(kind: EventKind, player: int, points: int, rack: tuple[Tile, ...] | None, end_rack: list[Tile]) -> None:
             self.players[player].score += points
-            new.append(Event(kind, player, points, 0, rack=rack, end_rack=tuple(end_rack)))
+            new.append(
+                Event(kind, player, points, 0, rack=None if rack is None else tuple(sorted(rack)), end_rack=tuple(sorted(end_rack)))
+            )
 
         if self.went_out is not None:
             out = self.went_out

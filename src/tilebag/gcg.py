@@ -359,7 +359,8 @@ class _Parser:
         score, total = int(score_text), int(total_text)
         body = tokens[:-2]
         action = body[-1]
-        rack = self.rack(body[0], number) if len(body) >= 2 else None
+        has_rack = len(body) == 3 or (len(body) == 2 and not _POSITION.match(body[0]))
+        rack = self.rack(body[0], number) if has_rack else None
         event = Event(EventKind.PASS, player, score, total, rack=rack, line=number)
         if len(body) > 3:
             raise self.error(f"too many fields in {text!r}", number)
@@ -389,7 +390,6 @@ class _Parser:
                 position, word = body[1], body[2]
             elif len(body) == 2:
                 position, word = body
-                event.rack = None
             else:
                 raise self.error(f"a placement needs a position and a word: {text!r}", number)
             event.kind = EventKind.PLACE

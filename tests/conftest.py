@@ -1,0 +1,34 @@
+"""Shared test fixtures.
+
+The real game records live in ``shared/data`` beside the checkout (CI has
+it; a fresh clone does not). Tests that need it skip, saying why, when it is
+absent. Set ``TILEBAG_SHARED_DATA`` to point elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(os.environ.get("TILEBAG_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+
+def shared_data_path() -> Path:
+    """The shared data folder, or skip the test when it is not there."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared game records not found at {SHARED_DATA} (set TILEBAG_SHARED_DATA)")
+    return SHARED_DATA
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    return shared_data_path()
+
+
+def shared_gcg_files() -> list[Path]:
+    """The shared real-game records (empty when the folder is absent)."""
+    folder = SHARED_DATA / "gcg"
+    return sorted(folder.glob("*.gcg")) if folder.is_dir() else []
