@@ -248,11 +248,11 @@ HEAD = "#player1 a a\n#player2 b b\n"
 
 
 def test_score_breakdown_in_the_message() -> None:
-    report = check_text(HEAD + ">a: AEIRSTW 8H WAITERS +75 78\n")
+    report = check_text(HEAD + ">a: AEIRSTW 8H WAITERS +75 72\n")
     (error,) = report.errors
-    assert error.message == "recorded score +75, the rules give +78 (WAITERS 28, bingo 50)"
+    assert error.message == "recorded score +75, the rules give +72 (WAITERS 22, bingo 50)"
     assert error.line == 3
-    assert error.event == ">a: AEIRSTW 8H WAITERS +75 78"
+    assert error.event == ">a: AEIRSTW 8H WAITERS +75 72"
 
 
 def test_running_total_mismatch() -> None:

@@ -1,0 +1,488 @@
+"""``tilebag play``: the hot-seat game, driven as a real program through its
+standard input, with a fixed seed.
+
+With ``--seed 5`` and the players ``alice bob``, alice draws S and bob draws
+F for first play, so bob goes first holding AEFHNOR (alice holds EEIMMNP):
+bob can play the rules' worked example, ``8F HORN`` for 14.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import subprocess
+import sys
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tilebag import Game, IllegalMoveError, InvalidMoveError, Termination, default_lexicon, gcg, replay
+from tilebag.record import EventKind
+
+SEED = 5
+PLAYERS = ("alice", "bob")
+PHONY = "8H NOHR"  # from bob's first rack, through H8; NOHR is not a word: N1 O1 H4 R1, doubled on H8
+
+
+@dataclass
+class Run:
+    """What one run of the program did."""
+
+    returncode: int
+    out: str
+    err: str
+
+    def prompts(self) -> list[str]:
+        """The names of the players prompted, in order."""
+        return [line.split("> ", 1)[0] for line in self.out.splitlines() if "> " in line and not line.startswith(" ")]
+
+
+def run_play(
+    lines: Sequence[str],
+    *args: str,
+    players: Sequence[str] = PLAYERS,
+    seed: int | None = SEED,
+    save: Path | None = None,
+) -> Run:
+    """Run ``python -m tilebag play`` with ``lines`` on its standard input."""
+    command = [sys.executable, "-m", "tilebag", "play", *players, *args]
+    if seed is not None:
+        command += ["--seed", str(seed)]
+    if save is not None:
+        command += ["--save", str(save)]
+    text = "".join(f"{line}\n" for line in lines)
+    done = subprocess.run(command, input=text, capture_output=True, text=True, timeout=60)
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def checked_record(path: Path) -> replay.CheckReport:
+    """Load a saved record and check it against the rules; it must agree."""
+    record = gcg.load(path)
+    report = replay.check(record, source=str(path))
+    assert report.ok, [f.format(str(path)) for f in report.errors]
+    return report
+
+
+# -- a simple player, to plan whole games in-process ---------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def anagrams() -> dict[str, list[str]]:
+    """Words of up to 8 letters by their sorted letters."""
+    index: dict[str, list[str]] = defaultdict(list)
+    for word in default_lexicon():
+        if len(word) <= 8:
+            index["".join(sorted(word))].append(word)
+    return index
+
+
+def candidate_plays(game: Game) -> Iterator[str]:
+    """Placements to try: words from the rack's letters (blanks kept back),
+    on H8 for the first play, else through one letter on the board."""
+    label = game.alphabet.label
+    rack = sorted(label(t) for t in game.rack() if t)
+    subsets = {s for n in range(1, len(rack) + 1) for s in itertools.combinations(rack, n)}
+    index = anagrams()
+    layout = game.layout
+    if game.board.is_empty():
+        for subset in sorted(subsets):
+            for word in index.get("".join(sorted(subset)), []):
+                yield f"8H {word}"
+        return
+    for row in range(layout.rows):
+        for col in range(layout.cols):
+            tile = game.board.at(row, col)
+            if not tile:
+                continue
+            letter = label(tile)
+            for subset in sorted(subsets):
+                for word in index.get("".join(sorted((*subset, letter))), []):
+                    for i, ch in enumerate(word):
+                        if ch == letter and row >= i:
+                            yield f"{layout.position_name(row - i, col, True)} {word}"
+                        if ch == letter and col >= i:
+                            yield f"{layout.position_name(row, col - i, False)} {word}"
+
+
+def best_play(game: Game) -> str | None:
+    """The highest-scoring legal play of only acceptable words found, if any."""
+    best: tuple[int, str] | None = None
+    for text in candidate_plays(game):
+        try:
+            move = game.check(game.parse_move(text))
+        except (IllegalMoveError, InvalidMoveError):
+            continue
+        if game.phonies(move):
+            continue
+        score = game.score(move)
+        if best is None or score > best[0]:
+            best = (score, game.notation(move))
+    return None if best is None else best[1]
+
+
+def plan_game(seed: int, players: Sequence[str] = PLAYERS, plays: int | None = None) -> tuple[Game, list[str]]:
+    """Play a game in-process and return it with the lines that played it.
+
+    Each turn makes the best play found (exchanging or passing when there is
+    none); after ``plays`` placements everybody passes, so the game ends on
+    scoreless turns.
+    """
+    game = Game(list(players), seed=seed)
+    lines: list[str] = []
+    made = 0
+    while not game.is_over():
+        text = best_play(game) if plays is None or made < plays else None
+        if text is None:
+            text = "-" + game.alphabet.format_rack(game.rack()) if plays is None and len(game.bag) >= 7 else "-"
+        made += not text.startswith("-")
+        lines.append(text)
+        game.push(game.parse_move(text))
+    return game, lines
+
+
+@functools.lru_cache(maxsize=None)
+def planned(seed: int, plays: int | None) -> tuple[Game, tuple[str, ...]]:
+    game, lines = plan_game(seed, plays=plays)
+    return game, tuple(lines)
+
+
+# -- starting ------------------------------------------------------------------
+
+
+def test_start_shows_the_draw_and_only_the_rack_of_the_player_to_move() -> None:
+    run = run_play([])
+    assert run.returncode == 0, run.err
+    assert "Draw for first play: alice draws S, bob draws F." in run.out
+    assert "bob goes first" in run.out
+    assert "pass the keyboard to bob" in run.out
+    assert "bob's rack: AEFHNOR" in run.out
+    assert "alice's rack" not in run.out
+    assert "EEIMMNP" not in run.out
+    assert "Bag: 86 tiles" in run.out
+    assert " 8  = . . ' . . . * . . . ' . . =" in run.out  # the empty board, start square marked
+    assert run.prompts() == ["bob"]
+
+
+def test_default_players() -> None:
+    run = run_play([], players=())
+    assert run.returncode == 0, run.err
+    assert "a game for Player 1, Player 2." in run.out
+    assert "Player 1> " in run.out or "Player 2> " in run.out
+
+
+def test_help_lists_the_commands() -> None:
+    run = run_play(["help"])
+    for command in ("8F HORN", "-ABC", "challenge", "board", "rack", "scores", "bag", "save FILE", "quit"):
+        assert command in run.out
+
+
+# -- moves -----------------------------------------------------------------------
+
+
+def test_a_legal_play_is_scored_and_the_turn_passes() -> None:
+    run = run_play(["8F HORN"])
+    assert run.returncode == 0, run.err
+    assert "bob plays 8F HORN: HORN 14 = 14 points (total 14)" in run.out
+    assert "pass the keyboard to alice" in run.out
+    assert "alice's rack: EEIMMNP" in run.out
+    assert " 8  = . . ' .*H*O*R*N . . ' . . =" in run.out  # the play is highlighted
+    assert "Scores: >alice: 0 | bob: 14" in run.out
+    assert "You may type 'challenge' to challenge bob's 8F HORN (+14)" in run.out
+    assert run.prompts() == ["bob", "alice"]
+
+
+def test_a_play_through_a_tile_names_every_word(tmp_path: Path) -> None:
+    # After 8F HORN alice passes; bob (AEFIRRW after drawing) plays down through the R.
+    run = run_play(["8F HORN", "-", "H6 FA.E"], save=tmp_path / "g.gcg")
+    assert "bob plays H6 FA(R)E: FARE 10 = 10 points (total 24)" in run.out
+    report = checked_record(tmp_path / "g.gcg")
+    assert report.game is not None and report.game.scores == [0, 24]
+
+
+def test_an_illegal_move_is_refused_and_the_same_player_asked_again() -> None:
+    run = run_play(["1A HORN", "8F HORN"])
+    assert run.returncode == 0, run.err
+    assert "Not allowed: 1A HORN: the first play must cover the start square H8" in run.out
+    assert "bob plays 8F HORN: HORN 14" in run.out  # the game was unchanged: the same score
+    assert run.prompts() == ["bob", "bob", "alice"]
+
+
+def test_tiles_not_on_the_rack_are_refused() -> None:
+    run = run_play(["8F HORNS", "-ZZ", "8F HORN"])
+    assert "Not allowed: 8F HORNS: the rack AEFHNOR has no S" in run.out
+    assert "Not allowed: -ZZ: the rack AEFHNOR has no ZZ to exchange" in run.out
+    assert run.prompts() == ["bob", "bob", "bob", "alice"]
+
+
+@pytest.mark.parametrize("typo", ["hello", "8F H0RN", "Z99 HORN", "8F", "hello there world", "8F HO(RN"])
+def test_a_typo_is_refused(typo: str) -> None:
+    run = run_play([typo, "8F HORN"])
+    assert run.returncode == 0, run.err
+    assert "Not a move: " in run.out
+    assert "type help for the commands" in run.out
+    assert "bob plays 8F HORN: HORN 14 = 14 points (total 14)" in run.out
+    assert run.prompts() == ["bob", "bob", "alice"]
+
+
+def test_exchange(tmp_path: Path) -> None:
+    save = tmp_path / "x.gcg"
+    run = run_play(["-FH", "rack"], save=save)
+    assert run.returncode == 0, run.err
+    assert "bob exchanges 2 tiles." in run.out
+    assert "pass the keyboard to alice" in run.out
+    assert "alice's rack: EEIMMNP" in run.out
+    assert "FH" not in run.out.split("bob exchanges")[1]  # the tiles put back are not shown to alice
+    assert ">bob: AEFHNOR -FH +0 0" in save.read_text()
+    checked_record(save)
+
+
+def test_pass(tmp_path: Path) -> None:
+    save = tmp_path / "p.gcg"
+    run = run_play(["-", "-"], save=save)
+    assert "bob passes." in run.out
+    assert "alice passes." in run.out
+    assert run.prompts() == ["bob", "alice", "bob"]
+    assert ">bob: AEFHNOR - +0 0" in save.read_text()
+    checked_record(save)
+
+
+def test_commands_show_the_position_without_changing_it() -> None:
+    run = run_play(["8F HORN", "scores", "bag", "board", "rack"])
+    assert "Scores: >alice: 0 | bob: 14" in run.out
+    assert "Bag: 82 tiles" in run.out
+    # alice sees the bag (82) and bob's rack (7), never her own tiles
+    unseen_line = next(line for line in run.out.splitlines() if line.startswith("Unseen by alice"))
+    assert unseen_line.startswith("Unseen by alice (89): ")
+    assert run.out.count("alice's rack: EEIMMNP") == 2
+    assert run.prompts() == ["bob"] + ["alice"] * 5
+
+
+# -- challenges ------------------------------------------------------------------
+
+
+def test_a_challenged_phony_comes_off(tmp_path: Path) -> None:
+    assert "NOHR" not in default_lexicon()
+    save = tmp_path / "phony.gcg"
+    run = run_play([PHONY, "challenge", "-"], save=save)
+    assert run.returncode == 0, run.err
+    # double challenge: the phony is accepted when played...
+    assert "bob plays 8H NOHR: NOHR 14 = 14 points (total 14)" in run.out
+    assert "You may type 'challenge' to challenge bob's 8H NOHR (+14)" in run.out
+    # ...and comes off when challenged
+    assert "alice challenges bob's 8H NOHR (+14): NOHR." in run.out
+    assert "Not acceptable in kjxqz: NOHR." in run.out
+    assert "bob takes the tiles back and loses the 14 points (now 0)" in run.out
+    # alice keeps her turn, then bob has his tiles back
+    assert run.prompts() == ["bob", "alice", "alice", "bob"]
+    assert run.out.count("bob's rack: AEFHNOR") == 2
+    text = save.read_text()
+    assert ">bob: AEFHNOR 8H NOHR +14 14" in text
+    assert ">bob: AEFHNOR -- -14 0" in text
+    report = checked_record(save)
+    assert report.game is not None and report.game.scores == [0, 0]
+
+
+def test_a_failed_challenge_costs_the_challenger_a_turn(tmp_path: Path) -> None:
+    save = tmp_path / "failed.gcg"
+    run = run_play(["8F HORN", "c"], save=save)
+    assert run.returncode == 0, run.err
+    assert "alice challenges bob's 8F HORN (+14): HORN." in run.out
+    assert "All acceptable in kjxqz: the play stands." in run.out
+    assert "alice loses this turn for the failed challenge." in run.out
+    assert run.prompts() == ["bob", "alice", "bob"]
+    assert "Scores: alice: 0 | >bob: 14" in run.out
+    assert ">alice: EEIMMNP (challenge) +0 0" in save.read_text()
+    checked_record(save)
+
+
+def test_nothing_to_challenge() -> None:
+    run = run_play(["challenge", "8F HORN", "-", "challenge"])
+    assert run.out.count("Not allowed: there is no play to challenge") == 2
+    assert run.prompts() == ["bob", "bob", "alice", "bob", "bob"]
+
+
+def test_five_point_challenge() -> None:
+    run = run_play(["8F HORN", "challenge"], "--challenge", "5-point")
+    assert "alice loses 5 points for the failed challenge (now -5)." in run.out
+    assert run.prompts() == ["bob", "alice", "alice"]
+
+
+def test_void_challenge_refuses_a_phony_on_entry() -> None:
+    run = run_play([PHONY, "8F HORN", "challenge"], "--challenge", "void")
+    assert "Not allowed: 8H NOHR: not in the kjxqz lexicon: NOHR" in run.out
+    assert "bob plays 8F HORN: HORN 14" in run.out
+    assert "You may type 'challenge'" not in run.out
+    assert "Not allowed: void challenge mode" in run.out
+    assert run.prompts() == ["bob", "bob", "alice", "alice"]
+
+
+def test_a_lexicon_file_judges_challenges(tmp_path: Path) -> None:
+    words = tmp_path / "tiny.txt"
+    words.write_text("FARM\nNOHR\n")
+    save = tmp_path / "tiny.gcg"
+    run = run_play(["8F HORN", "challenge"], "--lexicon", str(words), save=save)
+    assert "Not acceptable in tiny: HORN." in run.out
+    assert "#lexicon tiny" in save.read_text()
+    checked_record(save)
+
+
+# -- stopping, saving ------------------------------------------------------------
+
+
+def test_end_of_input_stops_cleanly_and_saves(tmp_path: Path) -> None:
+    save = tmp_path / "eof.gcg"
+    run = run_play(["8F HORN"], save=save)
+    assert run.returncode == 0, run.err
+    assert "End of input." in run.out
+    assert "Game stopped before the end." in run.out
+    assert f"Game record written to {save}." in run.out
+    report = checked_record(save)
+    assert report.game is not None and report.game.scores == [0, 14]
+
+
+def test_quit_stops_at_once_and_saves(tmp_path: Path) -> None:
+    save = tmp_path / "quit.gcg"
+    run = run_play(["8F HORN", "quit", "-"], save=save)
+    assert run.returncode == 0, run.err
+    assert "alice passes" not in run.out
+    assert "Game stopped before the end." in run.out
+    assert ">bob: AEFHNOR 8F HORN +14 14" in save.read_text()
+    checked_record(save)
+
+
+def test_save_command_writes_the_record_now(tmp_path: Path) -> None:
+    save = tmp_path / "now.gcg"
+    run = run_play(["8F HORN", f"save {save}", "save"])
+    assert f"Game record written to {save}." in run.out
+    assert "save needs a file name" in run.out
+    report = checked_record(save)
+    assert report.game is not None and report.game.scores == [0, 14]
+
+
+def test_save_to_an_impossible_place_is_reported(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "dir.gcg"
+    run = run_play([f"save {missing}", "8F HORN"])
+    assert f"Cannot write {missing}" in run.out
+    assert "bob plays 8F HORN" in run.out
+
+
+# -- players -----------------------------------------------------------------------
+
+
+def test_three_players_take_turns_in_seat_order(tmp_path: Path) -> None:
+    names = ("alice", "bob", "carol")
+    game = Game(list(names), seed=SEED)
+    first = names[game.first]
+    order = [names[(game.first + i) % 3] for i in range(4)]
+    save = tmp_path / "three.gcg"
+    run = run_play(["-", "-", "-"], players=names, save=save)
+    assert run.returncode == 0, run.err
+    assert "a game for alice, bob, carol." in run.out
+    assert "Draw for first play: alice draws S, bob draws F, carol draws W." in run.out
+    assert f"{first} goes first" in run.out
+    assert run.prompts() == order
+    for i in range(3):
+        assert f"{names[i]}'s rack: {game.alphabet.format_rack(game.rack(i))}" in run.out
+    report = checked_record(save)
+    assert report.game is not None and len(report.game.players) == 3
+
+
+def test_solo_game() -> None:
+    run = run_play(["8F HORN", "challenge"], players=("alice",))
+    assert "Solo game: alice plays alone." in run.out
+    assert "pass the keyboard" not in run.out
+    assert "alice plays 8F HORN" in run.out or "Not allowed" in run.out
+
+
+def test_five_players_are_refused() -> None:
+    run = run_play(["8F HORN"], players=("a", "b", "c", "d", "e"))
+    assert run.returncode == 2
+    assert "5 players: a game takes 1 to 4 players" in run.err
+    assert run.out == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["alice", "alice"], "player names must differ"),
+        (["alice", "--challenge", "triple"], "unknown challenge mode 'triple'"),
+        (["alice", "--rules", "chaos"], "unknown rules 'chaos'"),
+        (["alice", "--lexicon", "/no/such/words.txt"], "no lexicon named"),
+    ],
+)
+def test_bad_options_are_refused(args: list[str], message: str) -> None:
+    run = run_play([], *args[1:], players=args[:1])
+    assert run.returncode == 2
+    assert message in run.err
+
+
+# -- whole games -------------------------------------------------------------------
+
+
+def test_a_game_of_passes_ends_on_scoreless_turns(tmp_path: Path) -> None:
+    save = tmp_path / "passes.gcg"
+    game, _ = plan_game(SEED, plays=0)
+    run = run_play(["-"] * 4 + ["-"], save=save)  # the fifth line is never read
+    assert run.returncode == 0, run.err
+    assert "Game over: 4 scoreless turns in a row." in run.out
+    assert "bob loses 15 for the tiles left on the rack (AEFHNOR)." in run.out
+    assert "alice loses 14 for the tiles left on the rack (EEIMMNP)." in run.out
+    assert "Final scores: alice: -14 | bob: -15" in run.out
+    assert game.result_text() == "alice wins -14--15 (4 scoreless turns in a row)"
+    assert game.result_text() in run.out
+    assert run.prompts() == ["bob", "alice", "bob", "alice"]
+    report = checked_record(save)
+    assert report.game is not None and report.game.scores == [-14, -15]
+
+
+def test_a_few_plays_then_passes_to_the_end(tmp_path: Path) -> None:
+    game, lines = planned(SEED, 6)
+    assert game.termination is Termination.SCORELESS_TURNS
+    save = tmp_path / "few.gcg"
+    run = run_play(lines, save=save)
+    assert run.returncode == 0, run.err
+    assert run.out.count(" plays ") == 6
+    assert "Game over: 4 scoreless turns in a row." in run.out
+    assert game.result_text() in run.out
+    report = checked_record(save)
+    assert report.game is not None and report.game.scores == game.scores
+
+
+def test_a_whole_game_to_the_last_tile(tmp_path: Path) -> None:
+    game, lines = planned(SEED, None)
+    assert game.termination is Termination.WENT_OUT
+    outcome = game.outcome()
+    assert outcome is not None and outcome.went_out is not None and outcome.winner is not None
+    save = tmp_path / "whole.gcg"
+    run = run_play([*lines, ""], save=save)  # Enter: accept the play that ended the game
+    assert run.returncode == 0, run.err
+    out_name = PLAYERS[outcome.went_out]
+    assert f"{out_name} ended the game with" in run.out
+    assert f"Game over: {out_name} went out." in run.out
+    assert f"{out_name} gains " in run.out
+    assert "Final scores: " in run.out
+    assert game.result_text() in run.out
+    assert f"{PLAYERS[outcome.winner]} wins" in run.out
+    assert "End of input" not in run.out
+    report = checked_record(save)
+    assert report.game is not None and report.game.scores == game.scores
+    assert report.game.outcome() == outcome
+    kinds = [e.kind for e in gcg.load(save).events]
+    assert EventKind.END_RACK_POINTS in kinds
+
+
+def test_the_play_that_ends_the_game_can_be_challenged(tmp_path: Path) -> None:
+    game, lines = planned(SEED, None)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.went_out is not None
+    save = tmp_path / "final.gcg"
+    run = run_play([*lines, "challenge"], save=save)
+    assert run.returncode == 0, run.err
+    assert "All acceptable in kjxqz: the play stands." in run.out
+    assert "The failed challenge costs nothing." in run.out  # the game is over: there is no turn to lose
+    assert game.result_text() in run.out
+    report = checked_record(save)
+    assert report.game is not None and report.game.scores == game.scores
