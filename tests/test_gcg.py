@@ -161,7 +161,7 @@ def test_utf8_declared_and_crlf(tmp_path: Path) -> None:
 
 def test_wrong_declared_encoding_is_a_warning(tmp_path: Path) -> None:
     path = tmp_path / "weird.gcg"
-    path.write_bytes("#character-encoding ISO8859-6\n#player1 césar c\n#player2 b b\n".encode("utf-8"))
+    path.write_bytes("#character-encoding ISO8859-6\n#player1 césar c\n#player2 b b\n".encode())
     record = gcg.load(path)
     assert record.players[0].nickname == "césar"
     assert len(record.warnings) == 1

@@ -194,12 +194,25 @@ def test_a_legal_play_is_scored_and_the_turn_passes() -> None:
     assert run.prompts() == ["bob", "alice"]
 
 
-def test_a_play_through_a_tile_names_every_word(tmp_path: Path) -> None:
-    # After 8F HORN alice passes; bob (AEFIRRW after drawing) plays down through the R.
-    run = run_play(["8F HORN", "-", "H6 FA.E"], save=tmp_path / "g.gcg")
-    assert "bob plays H6 FA(R)E: FARE 10 = 10 points (total 24)" in run.out
+def test_a_play_names_every_word_it_forms(tmp_path: Path) -> None:
+    # After 8F HORN alice passes; bob (AEFIRRW after drawing) plays under HORN.
+    run = run_play(["8F HORN", "-", "9E WIFE"], save=tmp_path / "g.gcg")
+    assert "bob plays 9E WIFE: WIFE 14 + HI 5 + OF 9 + RE 2 = 30 points (total 44)" in run.out
     report = checked_record(tmp_path / "g.gcg")
-    assert report.game is not None and report.game.scores == [0, 24]
+    assert report.game is not None and report.game.scores == [0, 44]
+
+
+@pytest.mark.parametrize("text", ["H6 FA.E", "H6 FA(R)E", "H6 FARE"])
+def test_a_play_through_a_tile(text: str) -> None:
+    run = run_play(["8F HORN", "-", text])
+    assert "bob plays H6 FA(R)E: FARE 7 = 7 points (total 21)" in run.out
+
+
+def test_a_blank_is_written_in_lower_case() -> None:
+    # seed 1: alice goes first with AHLNSU?
+    run = run_play(["8H HAuLS", "-"], seed=1)
+    assert "alice plays 8H HAuLS: HAuLS 12 = 12 points (total 12)" in run.out
+    assert "alice's rack: AHLNSU?" in run.out
 
 
 def test_an_illegal_move_is_refused_and_the_same_player_asked_again() -> None:

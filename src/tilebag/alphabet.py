@@ -309,7 +309,7 @@ def alphabet_names() -> list[str]:
     return sorted(p.name[: -len(".txt")] for p in folder.iterdir() if p.name.endswith(".txt"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_alphabet(name_or_path: str = "english") -> Alphabet:
     """A tile set by name (one that ships with tilebag) or by file path.
 

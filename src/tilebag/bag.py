@@ -116,12 +116,16 @@ class Bag:
                 this_round[p] = tile[0]
                 drawn.append(tile[0])
             rounds.append(this_round)
-
-            def rank(p: int) -> int:
-                t = this_round[p]
-                return -1 if t == BLANK else (t if t is not None else 1 << 16)
-
-            best = min(rank(p) for p in contenders)
-            contenders = [p for p in contenders if rank(p) == best]
+            ranks = {p: _draw_rank(this_round[p]) for p in contenders}
+            best = min(ranks.values())
+            contenders = [p for p in contenders if ranks[p] == best]
         self.put_back(drawn)
         return contenders[0], rounds
+
+
+def _draw_rank(tile: Tile | None) -> int:
+    """Order of a tile in the draw for first play: the blank first, then the
+    letters from the start of the alphabet; no tile (an empty bag) last."""
+    if tile is None:
+        return 1 << 16
+    return -1 if tile == BLANK else tile

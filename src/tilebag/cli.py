@@ -68,8 +68,7 @@ def _cmd_gcg_check(args: argparse.Namespace) -> int:
             status = 2
             continue
         for warning in record.warnings:
-            where, _, message = warning.rpartition(": ")
-            print(f"{warning.split(': ', 1)[0]}: warning: {warning.split(': ', 1)[1]}" if ": " in warning else warning)
+            print(f"warning: {warning}")
         report = replay.check(record, lexicon=lexicon, source=name)
         for finding in report.findings:
             print(finding.format(name))

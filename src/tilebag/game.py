@@ -384,7 +384,7 @@ class Game:
         self.board.tiles[:] = snap.board
         self.board.tile_count = snap.tile_count
         self.bag.set_state(snap.bag)
-        for p, (score, rack, lost) in zip(self.players, snap.players):
+        for p, (score, rack, lost) in zip(self.players, snap.players, strict=True):
             p.score, p.rack, p.lost_turns = score, list(rack), lost
         self.turn = snap.turn
         self.scoreless = snap.scoreless

@@ -149,7 +149,7 @@ def _parse_layout(name: str, text: str, source: str) -> BoardLayout:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_layout(name_or_path: str = "standard") -> BoardLayout:
     """A board layout by name (one that ships with tilebag) or by file path.
 

@@ -1,0 +1,29 @@
+# Two set-up commands, on a fresh machine with Python 3.11 or newer:
+#   make play   creates .venv, installs tilebag, starts a game
+#   make test   creates .venv, installs tilebag with its test tools, runs the tests
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test lint clean
+
+$(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tilebag needs Python 3.11 or newer")'
+	@$(PYTHON) -m venv $(VENV) || { echo "could not create a virtual environment: on Debian, apt-get install python3-venv"; exit 1; }
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	@touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $@
+
+play: $(VENV)/.installed
+	$(BIN)/tilebag play $(ARGS)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+	$(BIN)/python -m mypy
+	$(BIN)/python -m ruff check src tests
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .hypothesis
