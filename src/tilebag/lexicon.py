@@ -175,14 +175,9 @@ def read_word_list(
 
 
 def _first_bad_character(word: str, alphabet: Alphabet) -> str:
-    try:
-        alphabet.parse_word(word.upper())
-    except InvalidMoveError as err:
-        text = str(err)
-        start = text.find(": '")
-        if start >= 0:
-            return text[start + 3 : text.find("'", start + 3)]
-    return word
+    """The first character of a word that begins no tile label."""
+    starts = {label[0] for label in alphabet.labels[1:]} | {alias[0] for alias in alphabet.aliases}
+    return next((ch for ch in word.upper() if ch not in starts), word)
 
 
 def _open_text(path: Path) -> tuple[list[str], str]:
