@@ -242,7 +242,10 @@ class Game:
         outcome = self.outcome()
         if outcome is None:
             return "the game is still on"
-        score_text = "-".join(str(s) for s in outcome.scores)
+        if len(outcome.scores) == 2 and min(outcome.scores) >= 0:
+            score_text = "-".join(str(s) for s in outcome.scores)
+        else:
+            score_text = ", ".join(f"{p.name} {s}" for p, s in zip(self.players, outcome.scores, strict=True))
         if outcome.termination is Termination.WENT_OUT and outcome.went_out is not None:
             why = f"{self.players[outcome.went_out].name} went out"
         else:
@@ -716,7 +719,7 @@ class Game:
         if name is None and self._lexicon is not None:
             name = self._lexicon.name
         return GameRecord(
-            players=[PlayerInfo(_nickname(p.name), p.name) for p in self.players],
+            players=[PlayerInfo(nick, p.name) for nick, p in zip(_nicknames(self.players), self.players, strict=True)],
             events=[_copy_event(e) for e in self.events],
             lexicon=name or "kjxqz",
             alphabet=self.alphabet.name,
@@ -728,8 +731,15 @@ class Game:
         return (e for e in self.events if e.kind.is_turn)
 
 
-def _nickname(name: str) -> str:
-    return "_".join(name.split()) or "player"
+def _nicknames(players: Sequence[Player]) -> list[str]:
+    """Distinct one-word nicknames for a record's event lines."""
+    nicks: list[str] = []
+    for i, p in enumerate(players, start=1):
+        nick = "_".join(p.name.replace(":", "").split()) or f"player{i}"
+        while nick in nicks:
+            nick = f"{nick}_{i}"
+        nicks.append(nick)
+    return nicks
 
 
 def _copy_event(e: Event) -> Event:
