@@ -143,7 +143,7 @@ def plan_game(seed: int, players: Sequence[str] = PLAYERS, plays: int | None = N
     return game, lines
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def planned(seed: int, plays: int | None) -> tuple[Game, tuple[str, ...]]:
     game, lines = plan_game(seed, plays=plays)
     return game, tuple(lines)
@@ -211,7 +211,7 @@ def test_a_play_through_a_tile(text: str) -> None:
 def test_a_blank_is_written_in_lower_case() -> None:
     # seed 1: alice goes first with AHLNSU?
     run = run_play(["8H HAuLS", "-"], seed=1)
-    assert "alice plays 8H HAuLS: HAuLS 12 = 12 points (total 12)" in run.out
+    assert "alice plays 8H HAuLS: HAuLS 16 = 16 points (total 16)" in run.out
     assert "alice's rack: AHLNSU?" in run.out
 
 
@@ -228,6 +228,13 @@ def test_tiles_not_on_the_rack_are_refused() -> None:
     assert "Not allowed: 8F HORNS: the rack AEFHNOR has no S" in run.out
     assert "Not allowed: -ZZ: the rack AEFHNOR has no ZZ to exchange" in run.out
     assert run.prompts() == ["bob", "bob", "bob", "alice"]
+
+
+def test_lower_case_letters_are_blanks() -> None:
+    run = run_play(["8f horn", "8F HORN"])
+    assert "Not allowed: 8F horn: the rack AEFHNOR has no ????" in run.out
+    assert "lower-case letters are blanks: write the word in capitals" in run.out
+    assert run.prompts() == ["bob", "bob", "alice"]
 
 
 @pytest.mark.parametrize("typo", ["hello", "8F H0RN", "Z99 HORN", "8F", "hello there world", "8F HO(RN"])
@@ -309,6 +316,13 @@ def test_a_failed_challenge_costs_the_challenger_a_turn(tmp_path: Path) -> None:
     assert "Scores: alice: 0 | >bob: 14" in run.out
     assert ">alice: EEIMMNP (challenge) +0 0" in save.read_text()
     checked_record(save)
+
+
+def test_only_an_opponent_may_challenge() -> None:
+    run = run_play(["8F HORN", "challenge bob", "challenge zed"])
+    assert "Not allowed: bob made that play; only an opponent may challenge it." in run.out
+    assert "No player named 'zed': the players are alice, bob" in run.out
+    assert run.prompts() == ["bob", "alice", "alice", "alice"]
 
 
 def test_nothing_to_challenge() -> None:
@@ -403,11 +417,25 @@ def test_three_players_take_turns_in_seat_order(tmp_path: Path) -> None:
     assert report.game is not None and len(report.game.players) == 3
 
 
+def test_any_opponent_may_challenge_and_misses_their_own_next_turn(tmp_path: Path) -> None:
+    save = tmp_path / "third.gcg"
+    run = run_play(["8F HORN", "challenge alice", "-"], players=("alice", "bob", "carol"), save=save)
+    assert "alice challenges bob's 8F HORN (+14): HORN." in run.out
+    assert "alice will miss their next turn for the failed challenge." in run.out
+    assert "carol passes.\nalice misses this turn (lost on a failed challenge)." in run.out
+    assert run.prompts() == ["bob", "carol", "carol", "bob"]
+    checked_record(save)
+
+
 def test_solo_game() -> None:
-    run = run_play(["8F HORN", "challenge"], players=("alice",))
+    run = run_play(["challenge", "-", "-"], players=("alice",))
+    assert run.returncode == 0, run.err
     assert "Solo game: alice plays alone." in run.out
     assert "pass the keyboard" not in run.out
-    assert "alice plays 8F HORN" in run.out or "Not allowed" in run.out
+    assert "Not allowed: there is no play to challenge" in run.out
+    assert "Game over: 2 scoreless turns in a row." in run.out
+    assert "alice wins" in run.out
+    assert run.prompts() == ["alice"] * 3
 
 
 def test_five_players_are_refused() -> None:
@@ -437,18 +465,23 @@ def test_bad_options_are_refused(args: list[str], message: str) -> None:
 
 def test_a_game_of_passes_ends_on_scoreless_turns(tmp_path: Path) -> None:
     save = tmp_path / "passes.gcg"
-    game, _ = plan_game(SEED, plays=0)
-    run = run_play(["-"] * 4 + ["-"], save=save)  # the fifth line is never read
+    game, lines = plan_game(SEED, plays=0)
+    assert lines == ["-"] * 4
+    run = run_play([*lines, "8F HORN"], save=save)  # the last line is never read
     assert run.returncode == 0, run.err
     assert "Game over: 4 scoreless turns in a row." in run.out
-    assert "bob loses 15 for the tiles left on the rack (AEFHNOR)." in run.out
-    assert "alice loses 14 for the tiles left on the rack (EEIMMNP)." in run.out
-    assert "Final scores: alice: -14 | bob: -15" in run.out
-    assert game.result_text() == "alice wins -14--15 (4 scoreless turns in a row)"
+    assert "alice loses 13 for the tiles left on the rack (EEIMMNP)." in run.out
+    assert "bob loses 13 for the tiles left on the rack (AEFHNOR)." in run.out
+    assert "Final scores: alice: -13 | bob: -13" in run.out
+    # level scores, and level before the racks were counted: a draw
+    outcome = game.outcome()
+    assert outcome is not None and outcome.is_draw
+    assert game.result_text().startswith("draw ")
     assert game.result_text() in run.out
+    assert "bob plays" not in run.out
     assert run.prompts() == ["bob", "alice", "bob", "alice"]
     report = checked_record(save)
-    assert report.game is not None and report.game.scores == [-14, -15]
+    assert report.game is not None and report.game.scores == [-13, -13]
 
 
 def test_a_few_plays_then_passes_to_the_end(tmp_path: Path) -> None:
@@ -499,3 +532,20 @@ def test_the_play_that_ends_the_game_can_be_challenged(tmp_path: Path) -> None:
     assert game.result_text() in run.out
     report = checked_record(save)
     assert report.game is not None and report.game.scores == game.scores
+
+
+def test_a_phony_that_ends_the_game_comes_off_and_the_game_goes_on(tmp_path: Path) -> None:
+    game, lines = planned(SEED, None)
+    assert game.went_out == 0 and game.rack(0) == [] and "DUT" not in default_lexicon()
+    # alice's last tile is a U: instead of N5 U(N) she plays B1 U, forming DUT (B1 under D A1... down)
+    save = tmp_path / "phony-out.gcg"
+    run = run_play([*lines[:-1], "B1 U", "challenge", "rack"], save=save)
+    assert "alice plays B1 U: DUT 4 = 4 points" in run.out
+    assert "alice ended the game with B1 U (+4)" in run.out
+    assert "Not acceptable in kjxqz: DUT." in run.out
+    assert "Game over" not in run.out
+    assert run.prompts()[-3:] == ["bob", "bob", "bob"]  # bob challenged, and now moves
+    assert "End of input." in run.out
+    report = checked_record(save)
+    assert report.game is not None and not report.game.is_over()
+    assert report.game.rack(0) == game.alphabet.parse_rack("U")

@@ -562,9 +562,12 @@ class Game:
         n = len(self.players)
         if challenger is None:
             challenger = self.turn if self.turn != event.player else (event.player + 1) % n
-        if not 0 <= challenger < n or challenger == event.player:
+        if not 0 <= challenger < n:
+            raise IllegalMoveError(Illegal.WRONG_PLAYER, f"there is no player {challenger + 1} to challenge")
+        if challenger == event.player:
             raise IllegalMoveError(
-                Illegal.WRONG_PLAYER, f"player {challenger} cannot challenge: only an opponent of the player who played"
+                Illegal.WRONG_PLAYER,
+                f"{self.players[challenger].name} cannot challenge their own play: only an opponent can",
             )
         move = event.move
         formed = self.words_of(event)

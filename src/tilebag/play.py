@@ -6,12 +6,14 @@ reads one line: a move in GCG notation or a command. Type ``help`` for the
 commands. It works with plain standard input and output, so a game can be
 fed from a file or a pipe::
 
-    $ printf '8F HORN\\n-\\n' | tilebag play alice bob --seed 3 --save game.gcg
+    $ printf '8F HORN\\n-\\n' | tilebag play alice bob --seed 5 --save game.gcg
 
 Illegal moves and typos are refused with the reason, and the same player is
-asked again; the game is unchanged. End of input or ``quit`` stops the game
-(writing the record when ``--save`` is given); so does the end of the game,
-after the racks are counted.
+asked again; the game is unchanged. Unless phonies are refused on entry (void
+challenge mode), the next player may type ``challenge`` before moving; a play
+that ends the game can be challenged too before the racks are counted. End of
+input or ``quit`` stops the game (writing the record when ``--save`` is
+given); so does the end of the game.
 
 >>> format_words([("HORN", 14)], bingo=0)
 'HORN 14'
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 
 from tilebag import gcg
 from tilebag.alphabet import BLANK, Tile, load_alphabet
-from tilebag.errors import IllegalMoveError, InvalidMoveError, TilebagError
+from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, TilebagError
 from tilebag.game import ChallengeResult, Game, Termination
 from tilebag.lexicon import load_lexicon
 from tilebag.move import Move, MoveKind
@@ -61,7 +63,7 @@ def main(args: argparse.Namespace) -> int:
     """Run ``tilebag play`` with parsed command-line options; the exit status."""
     try:
         game = build_game(args)
-    except (SetupError, TilebagError, ValueError) as err:
+    except (TilebagError, ValueError) as err:
         print(f"tilebag play: {err}", file=sys.stderr)
         return 2
     return Session(game, Console(), save_path=args.save).run()
@@ -180,6 +182,20 @@ def help_text(rules: Rules) -> str:
     return "\n".join(lines)
 
 
+def blank_hint(text: str, err: IllegalMoveError) -> str:
+    """A reminder that lower case means a blank, when a placement written in
+    lower case asked for blanks the rack does not hold.
+
+    >>> from tilebag.errors import Illegal
+    >>> blank_hint("8f horn", IllegalMoveError(Illegal.TILE_NOT_ON_RACK, "no ????"))
+    ' (lower-case letters are blanks: write the word in capitals)'
+    """
+    word = text.split()[-1] if text.split() else ""
+    if err.reason is Illegal.TILE_NOT_ON_RACK and not text.startswith("-") and any(c.islower() for c in word):
+        return " (lower-case letters are blanks: write the word in capitals)"
+    return ""
+
+
 def challenge_terms(mode: ChallengeMode) -> str:
     """What a challenge costs in a challenge mode, in a few words."""
     if mode is ChallengeMode.DOUBLE:
@@ -229,9 +245,8 @@ class Session:
 
     # -- views --------------------------------------------------------------
 
-    @property
-    def say(self) -> Callable[..., None]:
-        return self.console.say
+    def say(self, text: str = "") -> None:
+        self.console.say(text)
 
     def name(self, player: int) -> str:
         return self.game.players[player].name
@@ -275,10 +290,19 @@ class Session:
         layout = self.game.layout
         return [layout.square(r, c) for r, c, _ in last.placed()]
 
-    def scores_text(self) -> str:
-        marker = self.seat() if not self.game.is_over() else None
-        parts = [f"{'>' if i == marker else ''}{p.name}: {p.score}" for i, p in enumerate(self.game.players)]
-        return "Scores: " + " | ".join(parts)
+    def scores_text(self, label: str = "Scores") -> str:
+        """Every player's score, the player at the keyboard marked with ``>``.
+        While the last play of the game may be challenged, the scores are
+        shown before the racks are counted."""
+        game = self.game
+        marker = None if game.is_over() else self.seat()
+        pending = self.final_challenge_pending()
+        scores = game.scores_before_adjustments() if pending else game.scores
+        parts = [
+            f"{'>' if i == marker else ''}{p.name}: {s}"
+            for i, (p, s) in enumerate(zip(game.players, scores, strict=True))
+        ]
+        return f"{label}: " + " | ".join(parts)
 
     def bag_text(self) -> str:
         n = len(self.game.bag)
@@ -289,16 +313,31 @@ class Session:
         shown = self.fmt_rack(rack) or "(empty)"
         return f"{possessive(self.name(player))} rack: {shown}"
 
+    def play_text(self, event: Event) -> str:
+        """A placement event as ``8F HORN (+14)``."""
+        assert event.move is not None
+        return f"{self.game.board.notation(event.move)} (+{event.score})"
+
     def event_text(self, event: Event) -> str:
         """A placement event as ``alice's 8F HORN (+14)``."""
-        assert event.move is not None
-        return f"{possessive(self.name(event.player))} {self.game.board.notation(event.move)} (+{event.score})"
+        return f"{possessive(self.name(event.player))} {self.play_text(event)}"
 
     # -- the loop -----------------------------------------------------------
 
     def run(self) -> int:
-        """Play until the game ends, input ends or a player quits; the exit status."""
+        """Play until the game ends, input ends or a player quits; the exit
+        status (130 after Ctrl-C, the record still written if asked)."""
         self.show_start()
+        try:
+            return self.loop()
+        except KeyboardInterrupt:
+            self.say()
+            self.say("Interrupted.")
+            self.stop()
+            return 130
+
+    def loop(self) -> int:
+        """Read and apply lines until the game is over or stopped."""
         while True:
             if self.game.is_over() and not self.final_challenge_pending():
                 return self.finish()
@@ -350,10 +389,14 @@ class Session:
 
     def show_turn_if_changed(self) -> None:
         """Show the position when something happened since it was last shown."""
-        state = (len(self.game.events), self.game.turn, self.game.is_over())
+        state = self.state()
         if state != self.shown.state:
             self.show_turn()
             self.shown.state = state
+
+    def state(self) -> tuple[int, int, bool]:
+        """What changes when something happens in the game."""
+        return (len(self.game.events), self.game.turn, self.game.is_over())
 
     def show_turn(self) -> None:
         """The board, scores, bag, whose turn, and that player's rack only."""
@@ -379,7 +422,7 @@ class Session:
         event = self.game.challengeable
         assert event is not None
         who = self.name(event.player)
-        self.say(f"{who} ended the game with {self.event_text(event)}.")
+        self.say(f"{who} ended the game with {self.play_text(event)}: no tiles left in the bag or on the rack.")
         self.say(
             f"{self.name(self.seat())}: type 'challenge' to challenge it, or press Enter to accept it and end the game."
         )
@@ -432,13 +475,14 @@ class Session:
             self.say(f"Not a move: {err} (type help for the commands)")
             return Action.CONTINUE
         except IllegalMoveError as err:
-            self.say(f"Not allowed: {err}")
+            self.say(f"Not allowed: {err}{blank_hint(text, err)}")
             return Action.CONTINUE
         summary = self.describe_move(move)
         lost_before = [p.lost_turns for p in game.players]
+        total_before = game.players[me].score
         score = game.push(move)
         if move.kind is MoveKind.PLACE:
-            summary += f" = {score} point{'s' if score != 1 else ''} (total {game.players[me].score})"
+            summary += f" = {score} point{'s' if score != 1 else ''} (total {total_before + score})"
         self.say(summary)
         self.report_missed_turns(lost_before)
         return Action.CONTINUE
@@ -474,6 +518,9 @@ class Session:
                 self.say(f"No player named {who!r}: the players are {', '.join(p.name for p in game.players)}")
                 return Action.CONTINUE
             challenger = found
+        if event is not None and challenger == event.player:
+            self.say(f"Not allowed: {self.name(challenger)} made that play; only an opponent may challenge it.")
+            return Action.CONTINUE
         turn_before = game.turn
         lost_before = [p.lost_turns for p in game.players]
         try:
@@ -539,12 +586,13 @@ class Session:
     def finish(self) -> int:
         """The end of the game: rack adjustments, final scores, the result."""
         game = self.game
-        self.say()
-        self.say(game.board.render(highlight=self.last_play_squares()))
+        if self.shown.state != self.state():
+            self.say()
+            self.say(game.board.render(highlight=self.last_play_squares()))
         self.say("Game over: " + self.termination_text())
         for event in self.end_events():
             self.say(self.end_event_text(event))
-        self.say("Final " + self.scores_text().lower())
+        self.say(self.scores_text("Final scores"))
         self.say(game.result_text())
         return self.save_on_exit()
 
