@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from tilebag.alphabet import BLANK, Alphabet, Tile, missing_tiles
+from tilebag.alphabet import BLANK, Alphabet, Tile, missing_tiles, rack_tile
 
 
 class Bag:
@@ -74,7 +74,7 @@ class Bag:
         if lacking:
             raise ValueError(f"the bag holds no {self.alphabet.format_rack(lacking)}")
         for t in tiles:
-            self._tiles.remove(t)
+            self._tiles.remove(rack_tile(t))
 
     def contains(self, tiles: Sequence[Tile]) -> bool:
         """True when the bag holds all of these tiles (repeats counted)."""

@@ -295,8 +295,10 @@ class Game:
         if move.kind is MoveKind.EXCHANGE:
             if not move.tiles:
                 return Move.pass_()
-            text = move.gcg(self.alphabet, self.layout)
             self._check_tiles(move.tiles, allow_blank=True)
+            if any(t & BLANK_BIT for t in move.tiles):
+                raise InvalidMoveError("an exchange names tiles as they are on the rack: write a blank as ?")
+            text = move.gcg(self.alphabet, self.layout)
             lacking = missing_tiles(move.tiles, rack)
             if lacking:
                 raise IllegalMoveError(
@@ -538,8 +540,11 @@ class Game:
 
     @property
     def challengeable(self) -> Event | None:
-        """The play that may still be challenged, if any."""
-        return None if self._challengeable is None else self.events[self._challengeable]
+        """The play that may still be challenged, if any (never in void mode,
+        where plays are judged on entry)."""
+        if self._challengeable is None or self.rules.challenge is ChallengeMode.VOID:
+            return None
+        return self.events[self._challengeable]
 
     def challenge(self, challenger: int | None = None, *, valid: bool | None = None) -> ChallengeResult:
         """Challenge the last play. The lexicon judges all its words at once
@@ -586,17 +591,16 @@ class Game:
             self.board.remove(move)
             player = self.players[event.player]
             rack_before = list(before.players[event.player][1])
-            kept = list(rack_before)
-            for t in move.tiles_used:
-                kept.remove(rack_tile(t))
-            drawn = list(player.rack)
-            for t in kept:
-                drawn.remove(t)
-            player.rack = rack_before
-            self.bag.put_back(drawn)
+            # The player takes back the rack they played from; the tiles they
+            # drew go back to the bag. (Tiles given to another rack since, as
+            # a record replay may do, come back from it.)
+            self.bag.put_back(player.rack + [rack_tile(t) for t in move.tiles_used])
+            player.rack = []
+            self._give_tiles(player, rack_before, what=self.alphabet.format_rack(rack_before))
             player.score -= event.score
             self._append(EventKind.WITHDRAWN, event.player, -event.score, rack=tuple(rack_before))
-            self.scoreless = before.scoreless + 1
+            # The play becomes a scoreless turn; lost turns skipped since stay counted.
+            self.scoreless += before.scoreless + 1 if event.score > 0 else 0
             if was_over:
                 self.turn = event.player
                 self._next_turn()
@@ -686,26 +690,34 @@ class Game:
         try:
             self.bag.put_back(me.rack)
             me.rack = []
-            for t in wanted:
-                if self.bag.contains([t]):
-                    self.bag.take([t])
-                else:
-                    donor = next((p for p in self.players if p is not me and t in p.rack), None)
-                    if donor is None:
-                        raise IllegalMoveError(
-                            Illegal.TILE_NOT_AVAILABLE,
-                            f"{self.alphabet.format_rack(wanted)}: no {self.alphabet.label(t)} is left "
-                            "(not in the bag nor on another rack)",
-                        )
-                    donor.rack.remove(t)
-                    donor.rack.extend(self.bag.draw(1))
-                me.rack.append(t)
+            self._give_tiles(me, wanted, what=self.alphabet.format_rack(wanted))
             me.rack.extend(self.bag.draw(size - len(me.rack)))
         except IllegalMoveError:
             self._restore(snapshot)
             raise
         if self.termination is not None:
             self._add_end_events()
+
+    def _give_tiles(self, me: Player, tiles: Sequence[Tile], *, what: str) -> None:
+        """Move these rack tiles to a player: from the bag, or else from another
+        rack, which draws a replacement.
+
+        :raises IllegalMoveError: when a tile is nowhere to be had (the caller
+            restores the state).
+        """
+        for t in tiles:
+            if self.bag.contains([t]):
+                self.bag.take([t])
+            else:
+                donor = next((p for p in self.players if p is not me and t in p.rack), None)
+                if donor is None:
+                    raise IllegalMoveError(
+                        Illegal.TILE_NOT_AVAILABLE,
+                        f"{what}: no {self.alphabet.label(t)} is left (not in the bag nor on another rack)",
+                    )
+                donor.rack.remove(t)
+                donor.rack.extend(self.bag.draw(1))
+            me.rack.append(t)
 
     # -- records ----------------------------------------------------------
 

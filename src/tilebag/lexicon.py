@@ -22,6 +22,7 @@ import gzip
 import hashlib
 import importlib.resources
 import io
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -122,13 +123,13 @@ def _encoder(alphabet: Alphabet) -> Callable[[str], bytes | None]:
     single = all(len(label) == 1 for label in alphabet.labels[1:]) and not alphabet.aliases
     if single:
         table = {ord(label): chr(code) for code, label in enumerate(alphabet.labels) if code}
-        limit = chr(alphabet.size)
+        letters = re.compile("[" + re.escape("".join(alphabet.labels[1:])) + "]+")
 
         def fast(word: str) -> bytes | None:
-            coded = word.upper().translate(table)
-            if not coded or max(coded) >= limit or min(coded) == "\0":
+            upper = word.upper()
+            if not letters.fullmatch(upper):
                 return None
-            return coded.encode("latin-1")
+            return upper.translate(table).encode("latin-1")
 
         return fast
 

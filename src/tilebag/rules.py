@@ -82,7 +82,7 @@ class Rules:
     """Tiles a play must place to earn the bingo bonus."""
     bingo_bonus: int = 50
     min_first_word: int = 2
-    """Tiles the first play of the game must place."""
+    """Tiles the first play of the game must place (at least 2)."""
     challenge: ChallengeMode = ChallengeMode.DOUBLE
     scoreless_turns: int | None = None
     """Consecutive scoreless turns that end the game; ``None`` means two per
@@ -98,8 +98,11 @@ class Rules:
             raise RulesError(f"rack_size must be at least 1, got {self.rack_size}")
         if not 1 <= self.bingo_tiles <= self.rack_size:
             raise RulesError(f"bingo_tiles must be between 1 and the rack size {self.rack_size}, got {self.bingo_tiles}")
-        if not 1 <= self.min_first_word <= self.rack_size:
-            raise RulesError(f"min_first_word must be between 1 and the rack size, got {self.min_first_word}")
+        if not 2 <= self.min_first_word <= self.rack_size:
+            raise RulesError(
+                f"min_first_word must be between 2 (a word has two letters at least) and the rack size "
+                f"{self.rack_size}, got {self.min_first_word}"
+            )
         if self.scoreless_turns is not None and self.scoreless_turns < 1:
             raise RulesError(f"scoreless_turns must be at least 1, got {self.scoreless_turns}")
         if not 1 <= self.min_players <= self.max_players:
