@@ -24,7 +24,7 @@ Move.from_gcg('H6 FA.M')
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, missing_tiles, rack_tile
@@ -740,10 +740,6 @@ class Game:
             alphabet=self.alphabet.name,
             pragmas=pragmas,
         )
-
-    def iter_turns(self) -> Iterator[Event]:
-        """The turn events so far (placements, exchanges, passes)."""
-        return (e for e in self.events if e.kind.is_turn)
 
 
 def _nicknames(players: Sequence[Player]) -> list[str]:

@@ -40,7 +40,7 @@ from typing import IO
 
 from tilebag.alphabet import Alphabet, Tile, load_alphabet
 from tilebag.errors import FormatError, InvalidMoveError
-from tilebag.layout import load_layout
+from tilebag.layout import BoardLayout, load_layout
 from tilebag.move import Move
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 
@@ -454,11 +454,11 @@ def format_event(record: GameRecord, event: Event) -> str:
     return f">{nick}: {_event_body(event, rack, alphabet, load_layout('standard'))} {event.score:+d} {event.total}"
 
 
-def _event_body(event: Event, rack: str, alphabet: Alphabet, layout: object) -> str:
+def _event_body(event: Event, rack: str, alphabet: Alphabet, layout: BoardLayout) -> str:
     kind = event.kind
     if kind is EventKind.PLACE or kind is EventKind.PASS or (kind is EventKind.EXCHANGE and event.move is not None):
         assert event.move is not None
-        action = event.move.gcg(alphabet, layout)  # type: ignore[arg-type]
+        action = event.move.gcg(alphabet, layout)
     elif kind is EventKind.EXCHANGE:
         action = f"-{event.exchange_count}"
     elif kind is EventKind.WITHDRAWN:

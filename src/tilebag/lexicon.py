@@ -106,7 +106,7 @@ class WordList:
             return bytes(word) in self._words
         if isinstance(word, Sequence):
             try:
-                return bytes(t & ~BLANK_BIT for t in word) in self._words
+                return self.contains_tiles(word)
             except (TypeError, ValueError):
                 return False
         return False
