@@ -21,14 +21,17 @@ import functools
 import gzip
 import hashlib
 import importlib.resources
-import io
+import os
 import re
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from tilebag.alphabet import BLANK_BIT, Alphabet, Tile, load_alphabet
 from tilebag.errors import FormatError, InvalidMoveError
+from tilebag.kwg import Kwg
+from tilebag.progress import Progress
 
 DEFAULT_LEXICON = "kjxqz"
 """Name of the lexicon used when none is chosen."""
@@ -59,11 +62,40 @@ class AcceptAll:
         return "AcceptAll()"
 
 
-class WordList:
+class _TileLexicon:
+    """Membership tests shared by word lists and word graphs: words are given
+    as text (any case) or as tile codes (designated blanks count as their
+    letters)."""
+
+    name: str
+    alphabet: Alphabet
+
+    def _has_key(self, key: bytes) -> bool:
+        raise NotImplementedError
+
+    def __contains__(self, word: object) -> bool:
+        if isinstance(word, str):
+            key = _encoder(self.alphabet)(word)
+            return key is not None and self._has_key(key)
+        if isinstance(word, (bytes, bytearray)):
+            return self._has_key(bytes(word))
+        if isinstance(word, Sequence):
+            try:
+                return self.contains_tiles(word)
+            except (TypeError, ValueError):
+                return False
+        return False
+
+    def contains_tiles(self, tiles: Sequence[Tile]) -> bool:
+        """Membership of a word given as tile codes."""
+        return self._has_key(bytes(t & ~BLANK_BIT for t in tiles))
+
+
+class WordList(_TileLexicon):
     """A lexicon held as a set of words (as tile codes), for fast membership.
 
-    Words are tested as text (``"QI" in lexicon``, any case) or as tile
-    sequences (designated blanks count as their letters).
+    Its word graph (:attr:`kwg`, for move generation) is compiled the first
+    time it is asked for.
     """
 
     def __init__(
@@ -79,6 +111,7 @@ class WordList:
         self.digest = digest
         """SHA-256 of the source file, when loaded from one."""
         self._words: set[bytes] = set()
+        self._kwg: Kwg | None = None
         encode = _encoder(self.alphabet)
         for word in words:
             key = encode(word)
@@ -98,22 +131,52 @@ class WordList:
         for key in sorted(self._words):
             yield fmt(key)
 
-    def __contains__(self, word: object) -> bool:
-        if isinstance(word, str):
-            key = _encoder(self.alphabet)(word)
-            return key is not None and key in self._words
-        if isinstance(word, (bytes, bytearray)):
-            return bytes(word) in self._words
-        if isinstance(word, Sequence):
-            try:
-                return self.contains_tiles(word)
-            except (TypeError, ValueError):
-                return False
-        return False
+    def _has_key(self, key: bytes) -> bool:
+        return key in self._words
 
-    def contains_tiles(self, tiles: Sequence[Tile]) -> bool:
-        """Membership of a word given as tile codes."""
-        return bytes(t & ~BLANK_BIT for t in tiles) in self._words
+    @property
+    def kwg(self) -> Kwg:
+        """The words compiled into a word graph (DAWG and GADDAG)."""
+        if self._kwg is None:
+            self._kwg = Kwg.build(self._words)
+        return self._kwg
+
+
+class KwgLexicon(_TileLexicon):
+    """A lexicon held as a compiled word graph (a ``.kwg`` file).
+
+    >>> from tilebag.kwg import Kwg
+    >>> english = load_alphabet("english")
+    >>> graph = Kwg.build([english.parse_word(w) for w in ("QI", "QIS", "ZA")])
+    >>> lexicon = KwgLexicon(graph, name="tiny")
+    >>> "qis" in lexicon, "Q" in lexicon, len(lexicon), list(lexicon)
+    (True, False, 3, ['QI', 'QIS', 'ZA'])
+    """
+
+    def __init__(self, kwg: Kwg, *, name: str, alphabet: Alphabet | None = None, digest: str | None = None) -> None:
+        self.kwg = kwg
+        self.name = name
+        self.alphabet = alphabet or load_alphabet("english")
+        self.digest = digest
+        """SHA-256 of the word list it was compiled from, when known."""
+        self._count: int | None = None
+
+    def __repr__(self) -> str:
+        return f"<KwgLexicon {self.name!r}: {len(self.kwg)} nodes>"
+
+    def __len__(self) -> int:
+        if self._count is None:
+            self._count = self.kwg.count_words()
+        return self._count
+
+    def __iter__(self) -> Iterator[str]:
+        """Every word, in tile-set order."""
+        fmt = self.alphabet.format_word
+        for key in self.kwg.words():
+            yield fmt(key)
+
+    def _has_key(self, key: bytes) -> bool:
+        return self.kwg.contains(key)
 
 
 @functools.lru_cache(maxsize=16)
@@ -194,8 +257,66 @@ def _open_text(path: Path) -> tuple[list[str], str]:
     return text.splitlines(), digest
 
 
-def load_lexicon(name_or_path: str | Path | None = None, *, alphabet: Alphabet | None = None) -> WordList:
-    """A lexicon by name (``kjxqz``, the default) or from a word list file.
+KWG_CACHE_VERSION = 1
+"""Bumped whenever the compiled files this version writes would differ."""
+
+GraphLexicon = WordList | KwgLexicon
+"""A lexicon with a word graph, as move generation needs."""
+
+
+def cache_dir() -> Path:
+    """Where compiled lexicons are kept: ``$TILEBAG_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/tilebag``, else ``~/.cache/tilebag``."""
+    if os.environ.get("TILEBAG_CACHE_DIR"):
+        return Path(os.environ["TILEBAG_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tilebag"
+
+
+def compile_words(words: Iterable[str], alphabet: Alphabet, *, label: str = "compiling lexicon") -> Kwg:
+    """Compile words (text) into a word graph, with a progress bar on a terminal."""
+    encode = _encoder(alphabet)
+    keys = []
+    for word in words:
+        key = encode(word)
+        if key is None:
+            raise InvalidMoveError(f"{word!r} is not made of {alphabet.name} tiles")
+        keys.append(key)
+    with Progress(0, label) as bar:
+
+        def report(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done)
+
+        return Kwg.build(keys, progress=report)
+
+
+def _cached_kwg(name: str, digest: str, alphabet: Alphabet, words: Callable[[], Iterable[str]]) -> Kwg:
+    """The compiled graph of a word list, from the cache when it is there;
+    otherwise compiled and stored (best effort: an unwritable cache only
+    costs the next start its compilation)."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "lexicon"
+    path = cache_dir() / f"{safe}-{alphabet.name}-{digest[:24]}-v{KWG_CACHE_VERSION}.kwg"
+    try:
+        return Kwg.from_bytes(path.read_bytes(), source=str(path), validate=False)
+    except (OSError, FormatError):
+        pass
+    kwg = compile_words(words(), alphabet, label=f"compiling {name} (once; kept in {path.parent})")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", suffix=".kwg", delete=False) as handle:
+            handle.write(kwg.to_bytes())
+        os.replace(handle.name, path)
+    except OSError:
+        pass
+    return kwg
+
+
+def load_lexicon(name_or_path: str | Path | None = None, *, alphabet: Alphabet | None = None) -> GraphLexicon:
+    """A lexicon by name (``kjxqz``, the default), from a word list file, or
+    from a compiled ``.kwg`` file (made by tilebag or another tool).
+
+    Word lists are compiled once and kept in :func:`cache_dir`.
 
     :raises FormatError: when the file cannot be read or a line is not a word.
     """
@@ -208,22 +329,40 @@ def load_lexicon(name_or_path: str | Path | None = None, *, alphabet: Alphabet |
     return _load_file(path.resolve(), alphabet or load_alphabet("english"))
 
 
-@functools.lru_cache(maxsize=8)
-def _load_file(path: Path, alphabet: Alphabet) -> WordList:
-    lines, digest = _open_text(path)
+def _lexicon_name(path: Path) -> str:
     name = path.name
-    for suffix in (".gz", ".txt"):
+    for suffix in (".gz", ".txt", ".kwg"):
         if name.lower().endswith(suffix):
             name = name[: -len(suffix)]
-    words = read_word_list(lines, source=str(path), alphabet=alphabet)
-    return WordList(words, name=name, alphabet=alphabet, digest=digest)
+    return name
+
+
+@functools.lru_cache(maxsize=8)
+def _load_file(path: Path, alphabet: Alphabet) -> GraphLexicon:
+    name = _lexicon_name(path)
+    if path.suffix.lower() == ".kwg":
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            raise FormatError(f"cannot read: {err.strerror or err}", source=str(path)) from None
+        kwg = Kwg.from_bytes(data, source=str(path))
+        return KwgLexicon(kwg, name=name, alphabet=alphabet, digest=hashlib.sha256(data).hexdigest())
+    lines, digest = _open_text(path)
+    kwg = _cached_kwg(name, digest, alphabet, lambda: list(read_word_list(lines, source=str(path), alphabet=alphabet)))
+    return KwgLexicon(kwg, name=name, alphabet=alphabet, digest=digest)
 
 
 @functools.lru_cache(maxsize=1)
-def default_lexicon() -> WordList:
-    """The word list shipped in the ``kjxqz`` package (loaded once)."""
+def default_lexicon() -> KwgLexicon:
+    """The word list shipped in the ``kjxqz`` package, compiled once into the
+    cache and loaded from there afterwards."""
     resource = importlib.resources.files("kjxqz") / "words.txt"
     data = resource.read_bytes()
-    lines = io.StringIO(data.decode("utf-8")).read().splitlines()
-    words = read_word_list(lines, source="kjxqz/words.txt")
-    return WordList(words, name=DEFAULT_LEXICON, digest=hashlib.sha256(data).hexdigest())
+    digest = hashlib.sha256(data).hexdigest()
+    english = load_alphabet("english")
+
+    def words() -> Iterable[str]:
+        return read_word_list(data.decode("utf-8").splitlines(), source="kjxqz/words.txt")
+
+    kwg = _cached_kwg(DEFAULT_LEXICON, digest, english, words)
+    return KwgLexicon(kwg, name=DEFAULT_LEXICON, alphabet=english, digest=digest)
