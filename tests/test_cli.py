@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.resources
+import os
+import random
+import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from test_kwg import HAND_MADE
+from tilebag import load_alphabet
 
 
 def tilebag(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -124,3 +132,179 @@ def test_word_judge(words: list[str], status: int) -> None:
     done = tilebag("word", *words)
     assert done.returncode == status
     assert f"{words[-1].upper()}: {'acceptable' if status == 0 else 'not acceptable'} in kjxqz" in done.stdout
+
+
+# -- tilebag lexicon ------------------------------------------------------------
+
+
+def kjxqz_sample(count: int) -> list[str]:
+    """A few hundred words of the default lexicon, its first and last among
+    them, upper case, in order."""
+    words = (importlib.resources.files("kjxqz") / "words.txt").read_text(encoding="utf-8").upper().splitlines()
+    return sorted({words[0], words[-1], *random.Random(11).sample(words, count)})
+
+
+def tilebag_bytes(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "tilebag", *args], capture_output=True, timeout=120, check=False)
+
+
+def test_lexicon_build_words_info_round_trip(tmp_path: Path) -> None:
+    words = kjxqz_sample(300)
+    assert words[0] == "AA" and words[-1] == "ZZZ"
+    source = tmp_path / "sample.txt"
+    source.write_bytes("".join(f"{word}\n" for word in words).encode("ascii"))
+    graph = tmp_path / "sample.kwg"
+    done = tilebag("lexicon", "build", str(source), "-o", str(graph))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # no progress bar off a terminal
+    size = graph.stat().st_size
+    assert re.fullmatch(
+        rf"{re.escape(str(graph))}: {len(words)} words, {size // 4} nodes \(DAWG\+GADDAG\), {size} bytes, \d+\.\d\d s\n",
+        done.stdout,
+    ), done.stdout
+    listed = tilebag_bytes("lexicon", "words", str(graph))
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout == source.read_bytes()
+    info = tilebag("lexicon", "info", str(graph))
+    assert info.returncode == 0, info.stderr
+    lines = info.stdout.splitlines()
+    assert lines[:3] == [f"file: {graph}", f"nodes: {size // 4} ({size} bytes)", f"words: {len(words)}"]
+    lengths = Counter(len(word) for word in words)
+    assert lines[3] == "lengths: " + " ".join(f"{n}:{lengths[n]}" for n in sorted(lengths))
+    assert lines[4:] == ["gaddag: yes"]
+
+
+def test_lexicon_build_dawg_only_any_case_comments_and_repeats(tmp_path: Path) -> None:
+    source = write(tmp_path, "mixed.txt", "# words\nzzz\nQI\n\nqi  # again\nAa\nA\nhorn\n")
+    graph = tmp_path / "mixed.kwg"
+    done = tilebag("lexicon", "build", "--dawg-only", str(source), "-o", str(graph))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{graph}: 4 words, ") and "(DAWG)" in done.stdout
+    listed = tilebag("lexicon", "words", str(graph))
+    assert listed.stdout.splitlines() == ["AA", "HORN", "QI", "ZZZ"]
+    info = tilebag("lexicon", "info", str(graph))
+    assert info.stdout.splitlines()[2:] == ["words: 4", "lengths: 2:2 3:1 4:1", "gaddag: no (DAWG only)"]
+
+
+def test_lexicon_build_bad_line_exits_2(tmp_path: Path) -> None:
+    source = write(tmp_path, "bad.txt", "horn\nfarm\ndon't\n")
+    graph = tmp_path / "bad.kwg"
+    done = tilebag("lexicon", "build", str(source), "-o", str(graph))
+    assert done.returncode == 2
+    assert done.stderr == f"tilebag: {source}:3: \"don't\" is not a word of the english tile set (\"'\" is not a tile)\n"
+    assert done.stdout == "" and not graph.exists()
+
+
+def test_lexicon_build_unreadable_or_unwritable_exits_2(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.txt"
+    done = tilebag("lexicon", "build", str(missing), "-o", str(tmp_path / "x.kwg"))
+    assert done.returncode == 2
+    assert done.stderr == f"tilebag: {missing}: cannot read: No such file or directory\n"
+    source = write(tmp_path, "ok.txt", "QI\n")
+    target = tmp_path / "no" / "such" / "dir.kwg"
+    done = tilebag("lexicon", "build", str(source), "-o", str(target))
+    assert done.returncode == 2
+    assert done.stderr == f"tilebag: {target}: cannot write: No such file or directory\n"
+
+
+def test_lexicon_other_alphabet(tmp_path: Path) -> None:
+    spanish = load_alphabet("spanish")
+    words = sorted(["CHURRO", "LLAMA", "ÑANDU", "CARRO", "ZORRO", "CAÑA"], key=lambda word: spanish.parse_word(word))
+    source = tmp_path / "es.txt"
+    source.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
+    graph = tmp_path / "es.kwg"
+    done = tilebag("lexicon", "build", "--alphabet", "spanish", str(source), "-o", str(graph))
+    assert done.returncode == 0, done.stderr
+    listed = tilebag_bytes("lexicon", "words", "--alphabet", "spanish", str(graph))
+    assert listed.stdout == source.read_bytes()
+    assert words.index("CHURRO") > words.index("CAÑA")  # CH is one tile, after C
+    wrong = tilebag("lexicon", "words", str(graph))
+    assert wrong.returncode == 2 and wrong.stdout == ""
+    assert wrong.stderr == (
+        f"tilebag: {graph}: tile code 28 is not in the english tile set (codes 1..26); "
+        "is the graph for another --alphabet?\n"
+    )
+
+
+def test_lexicon_words_of_a_file_made_elsewhere(tmp_path: Path) -> None:
+    graph = tmp_path / "hand.kwg"
+    graph.write_bytes(HAND_MADE)
+    listed = tilebag("lexicon", "words", str(graph))
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines() == ["AB", "AC", "AD", "BC", "BD"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "a KWG needs at least its root node, the file is empty"),
+        (b"\x00" * 6, "a KWG is a whole number of 4-byte nodes, got 6 bytes"),
+        (bytes.fromhex("07004000"), "node 0 points to node 7, past the end of the graph (1 nodes)"),
+        (bytes.fromhex("0100400000008001"), "the last node does not end its sibling list"),
+    ],
+    ids=["empty", "6 bytes", "arc past the end", "list runs off"],
+)
+def test_lexicon_words_malformed_kwg_exits_2(tmp_path: Path, data: bytes, message: str) -> None:
+    graph = tmp_path / "broken.kwg"
+    graph.write_bytes(data)
+    done = tilebag("lexicon", "words", str(graph))
+    assert done.returncode == 2
+    assert (done.stdout, done.stderr) == ("", f"tilebag: {graph}: {message}\n")
+
+
+def test_lexicon_words_missing_file_exits_2(tmp_path: Path) -> None:
+    done = tilebag("lexicon", "info", str(tmp_path / "nope.kwg"))
+    assert done.returncode == 2
+    assert done.stderr == f"tilebag: {tmp_path / 'nope.kwg'}: cannot read: No such file or directory\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_lexicon_build_draws_progress_on_a_terminal(tmp_path: Path) -> None:
+    source = write(tmp_path, "small.txt", "QI\nZA\nHORN\n")
+    controller, terminal = os.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "tilebag", "lexicon", "build", str(source), "-o", str(tmp_path / "s.kwg")],
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        os.close(terminal)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # Linux: the terminal side is closed
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        os.close(controller)
+    assert done.returncode == 0
+    # steps are the words, then the GADDAG's entries
+    bar = rb"\r\[#+\] +\d+\.\ds compiling " + re.escape(bytes(source)) + rb" (\d+)/\1 100%\r\n$"
+    assert re.search(bar, drawn), drawn
+
+
+def test_lexicon_words_into_a_closed_pipe(tmp_path: Path) -> None:
+    graph = tmp_path / "hand.kwg"
+    graph.write_bytes(HAND_MADE)
+    reader, writer = os.pipe()
+    os.close(reader)  # nobody reads: the first write fails
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "tilebag", "lexicon", "info", str(graph)],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (0, "")

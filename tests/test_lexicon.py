@@ -17,8 +17,10 @@ from tilebag import (
     load_alphabet,
     load_lexicon,
 )
+from tilebag import lexicon as lexicon_module
 from tilebag.alphabet import BLANK_BIT
-from tilebag.lexicon import read_word_list
+from tilebag.kwg import ARC_MASK, IS_END, Kwg
+from tilebag.lexicon import KwgLexicon, read_word_list
 
 EN = load_alphabet("english")
 
@@ -156,3 +158,97 @@ def test_control_characters_in_a_word_list_are_refused():
     # "\x08\x01\x12" is accepted as the word HAR (tile codes 8, 1, 18)
     with pytest.raises(FormatError):
         list(read_word_list(["HORN", "\x08\x01\x12"]))
+
+
+# -- the compiled-lexicon cache ----------------------------------------------
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """An empty cache folder of its own, and no word list remembered in memory."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("TILEBAG_CACHE_DIR", str(folder))
+    lexicon_module._load_file.cache_clear()
+    yield folder
+    lexicon_module._load_file.cache_clear()
+
+
+def refuse_to_build(*args, **kwargs):
+    raise AssertionError("the word list was compiled again")
+
+
+def test_word_list_is_compiled_once_into_the_cache(tmp_path, cache, monkeypatch):
+    path = tmp_path / "small.txt"
+    path.write_text("horn\nfarm\npaste\n")
+    first = load_lexicon(path)
+    files = list(cache.iterdir())
+    assert len(files) == 1 and files[0].suffix == ".kwg" and files[0].name.startswith("small-english-")
+    assert Kwg.load(files[0]) == first.kwg
+    lexicon_module._load_file.cache_clear()
+    monkeypatch.setattr(Kwg, "build", staticmethod(refuse_to_build))
+    second = load_lexicon(path)
+    assert second is not first and second.kwg == first.kwg
+    assert sorted(second) == ["FARM", "HORN", "PASTE"] and "horn" in second
+    assert list(cache.iterdir()) == files
+    # other words under the same name: a new entry, the old one left alone
+    monkeypatch.undo()
+    monkeypatch.setenv("TILEBAG_CACHE_DIR", str(cache))
+    path.write_text("horn\nfarm\nmob\n")
+    lexicon_module._load_file.cache_clear()
+    third = load_lexicon(path)
+    assert sorted(third) == ["FARM", "HORN", "MOB"] and "PASTE" not in third
+    assert len(list(cache.iterdir())) == 2 and files[0].exists()
+
+
+def truncate_at_a_list_end(data: bytes) -> bytes:
+    """The graph cut after a sibling list, so that it still ends like a KWG
+    but some arc points past the new end."""
+    nodes = Kwg.from_bytes(data).nodes
+    for end in range(len(nodes) - 1, 1, -1):
+        if nodes[end - 1] & IS_END and any(node & ARC_MASK >= end for node in nodes[:end]):
+            return data[: 4 * end]
+    raise AssertionError("no place to cut")
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda data: b"",
+        lambda data: data[:-1],
+        lambda data: data[:-4] + b"\x00\x00\x00\x00",
+        truncate_at_a_list_end,
+        lambda data: b"\xff" * len(data),
+    ],
+    ids=["empty", "odd length", "open last list", "cut after a list", "garbage"],
+)
+def test_corrupt_cache_file_is_rebuilt(tmp_path, cache, corrupt):
+    path = tmp_path / "small.txt"
+    path.write_text("horn\nhorns\nfarm\nfarms\npaste\nqi\nza\n")
+    good = load_lexicon(path).kwg
+    (cached,) = cache.iterdir()
+    cached.write_bytes(corrupt(cached.read_bytes()))
+    lexicon_module._load_file.cache_clear()
+    lexicon = load_lexicon(path)
+    assert sorted(lexicon) == ["FARM", "FARMS", "HORN", "HORNS", "PASTE", "QI", "ZA"]
+    assert "HORNS" in lexicon and "HORNSS" not in lexicon
+    assert Kwg.load(cached) == good  # and the cache is mended
+
+
+def test_kwg_file_loads_without_the_cache(tmp_path, cache):
+    graph = Kwg.build([EN.parse_word(w) for w in ("QI", "QIS", "ZA")])
+    path = tmp_path / "mine.kwg"
+    graph.save(path)
+    lexicon = load_lexicon(path)
+    assert isinstance(lexicon, KwgLexicon) and lexicon.kwg == graph
+    assert lexicon.name == "mine"
+    assert list(lexicon) == ["QI", "QIS", "ZA"] and "qis" in lexicon and "Q" not in lexicon
+    assert lexicon.digest == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert not cache.exists()
+
+
+def test_malformed_kwg_file_is_named(tmp_path, cache):
+    path = tmp_path / "broken.kwg"
+    path.write_bytes(b"\x00" * 6)
+    with pytest.raises(FormatError) as info:
+        load_lexicon(path)
+    assert str(info.value) == f"{path}: a KWG is a whole number of 4-byte nodes, got 6 bytes"

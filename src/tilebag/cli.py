@@ -7,11 +7,16 @@ acceptable), 2 bad input (a file that cannot be read or parsed, bad options).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tilebag import __version__
 from tilebag.errors import FormatError, TilebagError
+
+if TYPE_CHECKING:
+    from tilebag.kwg import Kwg
 
 
 def _add_gcg(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -128,6 +133,112 @@ def _cmd_word(args: argparse.Namespace) -> int:
     return status
 
 
+def _add_lexicon(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    lexicon = sub.add_parser("lexicon", help="compile word lists into KWG word graphs and read them back")
+    lexicon_sub = lexicon.add_subparsers(dest="lexicon_command", required=True, metavar="COMMAND")
+    build = lexicon_sub.add_parser(
+        "build",
+        help="compile a word list into a .kwg word graph (DAWG and GADDAG)",
+        description=(
+            "Compile a word list (one word per line, any case, # comments, .gz read transparently) into a "
+            "KWG file, the word-graph format of wolges and Macondo. Exit 2 naming the line of the first entry "
+            "that is not a word."
+        ),
+    )
+    build.add_argument("wordlist", metavar="WORDLIST", help="word list file")
+    build.add_argument("-o", "--output", required=True, metavar="FILE.kwg", help="where to write the graph")
+    build.add_argument("--alphabet", default="english", metavar="NAME", help="tile set of the words (default: english)")
+    build.add_argument(
+        "--dawg-only", action="store_true", help="leave out the GADDAG (smaller; enough to list and check words)"
+    )
+    build.set_defaults(func=_cmd_lexicon_build)
+    words = lexicon_sub.add_parser("words", help="print every word of a .kwg file, one per line, in tile order")
+    words.add_argument("kwg", metavar="FILE.kwg")
+    words.add_argument("--alphabet", default="english", metavar="NAME", help="tile set of the graph (default: english)")
+    words.set_defaults(func=_cmd_lexicon_words)
+    info = lexicon_sub.add_parser("info", help="describe a .kwg file: nodes, words (by length), GADDAG or not")
+    info.add_argument("kwg", metavar="FILE.kwg")
+    info.set_defaults(func=_cmd_lexicon_info)
+
+
+def _cmd_lexicon_build(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from tilebag.alphabet import load_alphabet
+    from tilebag.kwg import Kwg
+    from tilebag.lexicon import _encoder, _open_text, read_word_list
+    from tilebag.progress import Progress
+
+    alphabet = load_alphabet(args.alphabet)
+    started = time.perf_counter()
+    try:
+        lines, _ = _open_text(Path(args.wordlist))
+    except OSError as err:
+        raise FormatError(f"cannot read: {err.strerror or err}", source=args.wordlist) from None
+    encode = _encoder(alphabet)
+    keys: set[bytes] = set()
+    for word in read_word_list(lines, source=args.wordlist, alphabet=alphabet):
+        key = encode(word)
+        if key is not None:  # always: read_word_list refuses what does not encode
+            keys.add(key)
+    with Progress(0, f"compiling {args.wordlist}") as bar:
+
+        def report(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done)
+
+        kwg = Kwg.build(keys, gaddag=not args.dawg_only, progress=report)
+    data = kwg.to_bytes()
+    try:
+        Path(args.output).write_bytes(data)
+    except OSError as err:
+        raise FormatError(f"cannot write: {err.strerror or err}", source=args.output) from None
+    kind = "DAWG" if args.dawg_only else "DAWG+GADDAG"
+    seconds = time.perf_counter() - started
+    print(f"{args.output}: {len(keys)} words, {len(kwg)} nodes ({kind}), {len(data)} bytes, {seconds:.2f} s")
+    return 0
+
+
+def _load_kwg(path: str) -> Kwg:
+    from tilebag.kwg import Kwg
+
+    try:
+        return Kwg.load(path)
+    except OSError as err:
+        raise FormatError(f"cannot read: {err.strerror or err}", source=path) from None
+
+
+def _cmd_lexicon_words(args: argparse.Namespace) -> int:
+    from tilebag.alphabet import load_alphabet
+
+    alphabet = load_alphabet(args.alphabet)
+    words = list(_load_kwg(args.kwg).words())
+    top = max((max(word) for word in words), default=0)
+    if top >= alphabet.size:
+        raise FormatError(
+            f"tile code {top} is not in the {alphabet.name} tile set (codes 1..{alphabet.size - 1}); "
+            "is the graph for another --alphabet?",
+            source=args.kwg,
+        )
+    label = alphabet.format_word
+    sys.stdout.writelines(f"{label(word)}\n" for word in words)
+    return 0
+
+
+def _cmd_lexicon_info(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    kwg = _load_kwg(args.kwg)
+    lengths = Counter(len(word) for word in kwg.words())
+    print(f"file: {args.kwg}")
+    print(f"nodes: {len(kwg)} ({4 * len(kwg)} bytes)")
+    print(f"words: {lengths.total()}")
+    print(f"lengths: {' '.join(f'{n}:{lengths[n]}' for n in sorted(lengths)) or '-'}")
+    print(f"gaddag: {'yes' if kwg.has_gaddag else 'no (DAWG only)'}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tilebag",
@@ -138,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(sub)
     _add_gcg(sub)
     _add_word(sub)
+    _add_lexicon(sub)
     return parser
 
 
@@ -147,7 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["play", *(argv or [])])
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # a reader that went away shows here, not at interpreter exit
+        return status
     except FormatError as err:
         print(f"tilebag: {err}", file=sys.stderr)
         return 2
@@ -158,6 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(file=sys.stderr)
         return 130
     except BrokenPipeError:
+        # The reader went away (``tilebag lexicon words X.kwg | head``): stop
+        # quietly, and keep the interpreter's final flush from failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
 

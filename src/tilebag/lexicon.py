@@ -298,7 +298,7 @@ def _cached_kwg(name: str, digest: str, alphabet: Alphabet, words: Callable[[], 
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "lexicon"
     path = cache_dir() / f"{safe}-{alphabet.name}-{digest[:24]}-v{KWG_CACHE_VERSION}.kwg"
     try:
-        return Kwg.from_bytes(path.read_bytes(), source=str(path), validate=False)
+        return Kwg.from_bytes(path.read_bytes(), source=str(path))
     except (OSError, FormatError):
         pass
     kwg = compile_words(words(), alphabet, label=f"compiling {name} (once; kept in {path.parent})")
