@@ -1,0 +1,495 @@
+"""Move generation: every legal play of a rack on a board, with its score.
+
+This is the reference generator, in plain Python: Steven Gordon's GADDAG
+algorithm ("A Faster Scrabble Move Generation Algorithm", 1994) over a KWG
+word graph, with cross-sets and anchors. The data it works on are flat
+integer arrays (the graph's nodes, per-square masks and scores), so a
+compiled core can follow it line by line.
+
+How it finds each play exactly once:
+
+* An *anchor* is an empty square next to a tile (on an empty board, the
+  start square). Every placement covers at least one anchor, and is found
+  from the leftmost anchor it covers: going left from an anchor, tiles are
+  never placed on another anchor.
+* A one-tile play forms a word across, down, or both. It is reported once:
+  across when it forms an across word, otherwise down.
+* A blank is tried as every letter the graph and the cross-set allow, so
+  each designation is its own play.
+
+>>> from tilebag.lexicon import WordList
+>>> from tilebag.board import Board
+>>> lexicon = WordList(["HORN", "THORN", "NORTH", "NO", "ON", "OH", "HO"])
+>>> generator = MoveGenerator(lexicon.kwg)
+>>> board = Board()
+>>> plays = generator.placements(board, board.alphabet.parse_rack("HORNT"))
+>>> len(plays), max(score for move, score in plays)
+(36, 24)
+>>> best = max(plays, key=lambda play: play[1])
+>>> board.notation(best[0])
+'8D THORN'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Protocol
+
+from tilebag.alphabet import BLANK_BIT, Alphabet, Tile, load_alphabet
+from tilebag.board import Board
+from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
+from tilebag.layout import BoardLayout, load_layout
+from tilebag.move import Move, MoveKind
+
+ALL_LETTERS = (1 << 64) - 2
+"""A cross-set allowing every tile (bits 1..63; bit 0 is never a letter)."""
+
+NO_CROSS = -1
+"""Cross-score of a square with no perpendicular neighbour (no cross word)."""
+
+_CROSS_CACHE_LIMIT = 1 << 16
+
+
+class LeaveValues(Protocol):
+    """What equity needs of a leave table (see :mod:`tilebag.leaves`)."""
+
+    def value(self, leave: Sequence[Tile]) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A generated move with its score, leave and equity."""
+
+    move: Move
+    score: int
+    leave: tuple[Tile, ...]
+    """The rack tiles kept, sorted (0 is a blank)."""
+    equity: float
+    """Score plus the value of the leave (see :meth:`MoveGenerator.generate`)."""
+
+
+@dataclass(slots=True)
+class _Lane:
+    """One row (across) or column (down) seen as a line of squares."""
+
+    down: bool
+    index: int
+    letters: list[int]
+    """Board tile per square (0 empty; blanks keep their high bit)."""
+    face: list[int]
+    """Face value of the board tile per square (0 for a blank or empty)."""
+    masks: list[int]
+    """Per empty square: the letters the cross word allows (bit per tile)."""
+    cross: list[int]
+    """Per empty square: face value of the cross word's tiles, or NO_CROSS."""
+    letter_mult: list[int]
+    word_mult: list[int]
+
+
+class MoveGenerator:
+    """Generates the legal placements of a rack over a word graph.
+
+    :param kwg: a graph with a GADDAG (any ``.kwg`` lexicon).
+    :param bingo_tiles: tiles a play must place to earn ``bingo_bonus``.
+    :param first_play_min_tiles: tiles the first play must place.
+    """
+
+    def __init__(
+        self,
+        kwg: Kwg,
+        *,
+        layout: BoardLayout | None = None,
+        alphabet: Alphabet | None = None,
+        bingo_tiles: int = 7,
+        bingo_bonus: int = 50,
+        first_play_min_tiles: int = 2,
+    ) -> None:
+        self.kwg = kwg
+        self.layout = layout or load_layout("standard")
+        self.alphabet = alphabet or load_alphabet("english")
+        self.bingo_tiles = bingo_tiles
+        self.bingo_bonus = bingo_bonus
+        self.first_play_min_tiles = first_play_min_tiles
+        self._nodes = kwg.nodes
+        self._gaddag_root = kwg.gaddag_root
+        self._dawg_root = kwg.dawg_root
+        scores = list(self.alphabet.scores)
+        self._scores = scores + [0] * (64 - len(scores))
+        self._cross_cache: dict[tuple[bytes, bytes], int] = {}
+
+    # -- public API ---------------------------------------------------------
+
+    def placements(self, board: Board, rack: Sequence[Tile]) -> list[tuple[Move, int]]:
+        """Every legal placement of ``rack`` (0 for a blank) with its score,
+        in no particular order."""
+        counts = [0] * 64
+        for tile in rack:
+            counts[tile] += 1
+        found: list[tuple[int, int, bool, tuple[int, ...], int]] = []
+        rows, cols = self.layout.rows, self.layout.cols
+        empty = board.is_empty()
+        anchors = self._anchors(board)
+        for down in (False, True):
+            for lane in self._lanes(board, down):
+                if down:
+                    lane_anchors = [r for r in range(rows) if anchors[r * cols + lane.index]]
+                else:
+                    lane_anchors = [c for c in range(cols) if anchors[lane.index * cols + c]]
+                if lane_anchors:
+                    self._generate_lane(lane, lane_anchors, counts, len(rack), empty, found)
+        return [
+            (Move(MoveKind.PLACE, start if down else index, index if down else start, down, tiles), score)
+            for start, index, down, tiles, score in found
+        ]
+
+    def generate(
+        self,
+        board: Board,
+        rack: Sequence[Tile],
+        *,
+        leaves: LeaveValues | None = None,
+        bag_count: int = 100,
+        exchanges: bool = False,
+        top: int | None = None,
+    ) -> list[Play]:
+        """Every legal play (placements; with ``exchanges``, every distinct
+        exchange and the pass), best equity first.
+
+        Equity is score plus the leave's value while the bag has tiles. With
+        the bag empty it is score minus twice the face value of the tiles
+        kept (they count against the player at the end).
+
+        :param bag_count: tiles in the bag (exchanges need at least 7).
+        :param top: keep only this many best plays.
+        """
+        rack = list(rack)
+        plays: list[Play] = []
+        leave_cache: dict[bytes, tuple[tuple[Tile, ...], float]] = {}
+
+        def valued(move: Move, score: int, used: Iterable[Tile]) -> Play:
+            kept = list(rack)
+            for tile in used:
+                kept.remove(0 if tile & BLANK_BIT else tile)
+            kept.sort()
+            key = bytes(kept)
+            cached = leave_cache.get(key)
+            if cached is None:
+                if bag_count > 0:
+                    value = leaves.value(kept) if leaves is not None else 0.0
+                else:
+                    value = -2.0 * sum(self._scores[t] for t in kept)
+                cached = leave_cache[key] = (tuple(kept), value)
+            return Play(move, score, cached[0], score + cached[1])
+
+        for move, score in self.placements(board, rack):
+            plays.append(valued(move, score, (t for t in move.tiles if t)))
+        if exchanges:
+            plays.append(valued(Move.pass_(), 0, ()))
+            if bag_count >= 7:
+                for tiles in distinct_exchanges(rack):
+                    plays.append(valued(Move.exchange(tiles), 0, tiles))
+        plays.sort(key=play_order)
+        return plays[:top] if top is not None else plays
+
+    # -- board analysis -------------------------------------------------------
+
+    def _anchors(self, board: Board) -> list[bool]:
+        rows, cols = self.layout.rows, self.layout.cols
+        tiles = board.tiles
+        if board.is_empty():
+            anchors = [False] * (rows * cols)
+            anchors[self.layout.start] = True
+            return anchors
+        anchors = [False] * (rows * cols)
+        for s in range(rows * cols):
+            if tiles[s]:
+                continue
+            r, c = divmod(s, cols)
+            if (
+                (c > 0 and tiles[s - 1])
+                or (c < cols - 1 and tiles[s + 1])
+                or (r > 0 and tiles[s - cols])
+                or (r < rows - 1 and tiles[s + cols])
+            ):
+                anchors[s] = True
+        return anchors
+
+    def _lanes(self, board: Board, down: bool) -> Iterable[_Lane]:
+        """The rows (or, ``down``, the columns) with their cross-sets."""
+        layout = self.layout
+        rows, cols = layout.rows, layout.cols
+        tiles = board.tiles
+        scores = self._scores
+        lm_all, wm_all = layout.letter_multipliers, layout.word_multipliers
+        lane_count, length = (cols, rows) if down else (rows, cols)
+        step, cross_step, cross_len = (cols, 1, cols) if down else (1, cols, rows)
+        for index in range(lane_count):
+            first = index if down else index * cols
+            squares = range(first, first + step * length, step)
+            letters = [tiles[s] for s in squares]
+            face = [0 if t & BLANK_BIT else scores[t] for t in letters]
+            masks = [0] * length
+            cross = [NO_CROSS] * length
+            for i, s in enumerate(squares):
+                if letters[i]:
+                    continue
+                # position of this square along the cross line
+                along = (s // cols) if not down else (s % cols)
+                before: list[int] = []
+                j, k = s - cross_step, along - 1
+                while k >= 0 and tiles[j]:
+                    before.append(tiles[j])
+                    j -= cross_step
+                    k -= 1
+                after: list[int] = []
+                j, k = s + cross_step, along + 1
+                while k < cross_len and tiles[j]:
+                    after.append(tiles[j])
+                    j += cross_step
+                    k += 1
+                if not before and not after:
+                    masks[i] = ALL_LETTERS
+                    continue
+                before.reverse()
+                cross[i] = sum(0 if t & BLANK_BIT else scores[t] for t in before) + sum(
+                    0 if t & BLANK_BIT else scores[t] for t in after
+                )
+                masks[i] = self._cross_set(
+                    bytes(t & ~BLANK_BIT for t in before), bytes(t & ~BLANK_BIT for t in after)
+                )
+            yield _Lane(
+                down,
+                index,
+                letters,
+                face,
+                masks,
+                cross,
+                [lm_all[s] for s in squares],
+                [wm_all[s] for s in squares],
+            )
+
+    def _cross_set(self, before: bytes, after: bytes) -> int:
+        """Letters ``x`` for which ``before + x + after`` is a word (bit per tile)."""
+        key = (before, after)
+        cached = self._cross_cache.get(key)
+        if cached is not None:
+            return cached
+        nodes = self._nodes
+        mask = 0
+        if not after:
+            node = self._walk(self._dawg_root, before)
+            arc = nodes[node] & ARC_MASK if node >= 0 else 0
+            if not before:
+                arc = self._dawg_root
+            for i in self._siblings(arc):
+                if nodes[i] & ACCEPTS:
+                    mask |= 1 << (nodes[i] >> TILE_SHIFT)
+        else:
+            # In the GADDAG, the word reversed: after (reversed), x, before (reversed).
+            node = self._walk(self._gaddag_root, after[::-1])
+            arc = nodes[node] & ARC_MASK if node >= 0 else 0
+            for i in self._siblings(arc):
+                letter = nodes[i] >> TILE_SHIFT
+                if not letter:
+                    continue
+                if not before:
+                    if nodes[i] & ACCEPTS:
+                        mask |= 1 << letter
+                    continue
+                end = self._walk(nodes[i] & ARC_MASK, before[::-1])
+                if end >= 0 and nodes[end] & ACCEPTS:
+                    mask |= 1 << letter
+        if len(self._cross_cache) >= _CROSS_CACHE_LIMIT:
+            self._cross_cache.clear()
+        self._cross_cache[key] = mask
+        return mask
+
+    def _siblings(self, index: int) -> Iterable[int]:
+        if not index:
+            return
+        nodes = self._nodes
+        while True:
+            yield index
+            if nodes[index] & IS_END:
+                return
+            index += 1
+
+    def _walk(self, arc: int, tiles: bytes) -> int:
+        """The node reached by the last of ``tiles`` from the sibling list at
+        ``arc``; -1 when there is none (or ``tiles`` is empty)."""
+        nodes = self._nodes
+        node = -1
+        for tile in tiles:
+            if not arc:
+                return -1
+            node = -1
+            while True:
+                value = nodes[arc]
+                found = value >> TILE_SHIFT
+                if found == tile:
+                    node = arc
+                    break
+                if found > tile or value & IS_END:
+                    return -1
+                arc += 1
+            arc = nodes[node] & ARC_MASK
+        return node
+
+    # -- the GADDAG walk ----------------------------------------------------------
+
+    def _generate_lane(
+        self,
+        lane: _Lane,
+        anchors: list[int],
+        counts: list[int],
+        rack_size: int,
+        board_empty: bool,
+        found: list[tuple[int, int, bool, tuple[int, ...], int]],
+    ) -> None:
+        nodes = self._nodes
+        scores = self._scores
+        letters, face, masks, cross_scores = lane.letters, lane.face, lane.masks, lane.cross
+        letter_mult, word_mult = lane.letter_mult, lane.word_mult
+        length = len(letters)
+        last = length - 1
+        placed = [0] * length
+        down = lane.down
+        lane_index = lane.index
+        bingo_tiles, bingo_bonus = self.bingo_tiles, self.bingo_bonus
+        min_tiles = self.first_play_min_tiles if board_empty else 1
+        anchor_set = set(anchors)
+
+        def record(start: int, end: int, main: int, wmul: int, cross: int, count: int) -> None:
+            if count < min_tiles:
+                return
+            if count == 1 and down:
+                # a one-tile play that also forms an across word is reported across
+                for i in range(start, end + 1):
+                    if placed[i] and cross_scores[i] != NO_CROSS:
+                        return
+            score = main * wmul + cross
+            if count >= bingo_tiles:
+                score += bingo_bonus
+            found.append((start, lane_index, down, tuple(placed[start : end + 1]), score))
+
+        def place(pos: int, arc: int, nxt: _Next, state: tuple[int, int, int, int, int, int]) -> None:
+            """Put a rack tile on the empty square ``pos``, choosing among the
+            arcs of the sibling list at ``arc``, then continue with ``nxt``."""
+            main, wmul, cross, count, anchor, other = state
+            if count >= rack_size:
+                return
+            mask = masks[pos]
+            lm, wm, cs = letter_mult[pos], word_mult[pos], cross_scores[pos]
+            blanks = counts[0]
+            index = arc
+            while True:
+                value = nodes[index]
+                letter = value >> TILE_SHIFT
+                if letter and (mask >> letter) & 1:
+                    if counts[letter]:
+                        counts[letter] -= 1
+                        placed[pos] = letter
+                        points = scores[letter] * lm
+                        nxt(pos, index, (main + points, wmul * wm,
+                                         cross + ((cs + points) * wm if cs != NO_CROSS else 0),
+                                         count + 1, anchor, other))
+                        counts[letter] += 1
+                    if blanks:
+                        counts[0] -= 1
+                        placed[pos] = letter | BLANK_BIT
+                        nxt(pos, index, (main, wmul * wm, cross + (cs * wm if cs != NO_CROSS else 0),
+                                         count + 1, anchor, other))
+                        counts[0] += 1
+                    placed[pos] = 0
+                if value & IS_END:
+                    return
+                index += 1
+
+        def step(pos: int, arc: int, nxt: _Next, state: tuple[int, int, int, int, int, int]) -> None:
+            """Cover square ``pos``: through its tile, or with a rack tile."""
+            tile = letters[pos]
+            if not tile:
+                place(pos, arc, nxt, state)
+                return
+            tile &= ~BLANK_BIT
+            while True:
+                value = nodes[arc]
+                found_tile = value >> TILE_SHIFT
+                if found_tile == tile:
+                    main, wmul, cross, count, anchor, other = state
+                    nxt(pos, arc, (main + face[pos], wmul, cross, count, anchor, other))
+                    return
+                if found_tile > tile or value & IS_END:
+                    return
+                arc += 1
+
+        def left_next(pos: int, node: int, state: tuple[int, int, int, int, int, int]) -> None:
+            """After covering ``pos`` going left (the word is pos..anchor)."""
+            value = nodes[node]
+            main, wmul, cross, count, anchor, leftmost = state
+            open_left = pos == 0 or not letters[pos - 1]
+            if value & ACCEPTS and open_left and (anchor == last or not letters[anchor + 1]):
+                record(pos, anchor, main, wmul, cross, count)
+            arc = value & ARC_MASK
+            if not arc:
+                return
+            if pos - 1 >= leftmost:
+                step(pos - 1, arc, left_next, state)
+            if open_left and anchor < last and nodes[arc] >> TILE_SHIFT == 0:
+                switch = nodes[arc] & ARC_MASK
+                if switch:
+                    step(anchor + 1, switch, right_next, (main, wmul, cross, count, anchor, pos))
+
+        def right_next(pos: int, node: int, state: tuple[int, int, int, int, int, int]) -> None:
+            """After covering ``pos`` going right (the word is start..pos)."""
+            value = nodes[node]
+            main, wmul, cross, count, anchor, start = state
+            open_right = pos == last or not letters[pos + 1]
+            if value & ACCEPTS and open_right:
+                record(start, pos, main, wmul, cross, count)
+            arc = value & ARC_MASK
+            if arc and pos < last:
+                step(pos + 1, arc, right_next, state)
+
+        for anchor in anchors:
+            leftmost = anchor
+            if anchor > 0 and letters[anchor - 1]:
+                while leftmost > 0 and letters[leftmost - 1]:
+                    leftmost -= 1
+            else:
+                while leftmost > 0 and not letters[leftmost - 1] and (leftmost - 1) not in anchor_set:
+                    leftmost -= 1
+            place(anchor, self._gaddag_root, left_next, (0, 1, 0, 0, anchor, leftmost))
+
+
+class _Next(Protocol):
+    def __call__(self, pos: int, node: int, state: tuple[int, int, int, int, int, int], /) -> None: ...
+
+
+def distinct_exchanges(rack: Sequence[Tile]) -> list[tuple[Tile, ...]]:
+    """Every distinct non-empty set of rack tiles to exchange, sorted.
+
+    >>> distinct_exchanges([1, 1, 2])
+    [(1,), (1, 1), (1, 1, 2), (1, 2), (2,)]
+    """
+    tally: dict[Tile, int] = {}
+    for tile in rack:
+        tally[tile] = tally.get(tile, 0) + 1
+    kinds = sorted(tally)
+    result: list[tuple[Tile, ...]] = []
+    for choice in product(*(range(tally[t] + 1) for t in kinds)):
+        tiles = tuple(t for t, n in zip(kinds, choice, strict=True) for _ in range(n))
+        if tiles:
+            result.append(tiles)
+    result.sort()
+    return result
+
+
+def play_order(play: Play) -> tuple[float, int, int, int, int, int, tuple[Tile, ...]]:
+    """Sort key: best equity first, then higher score, then a fixed order of
+    kind, direction, square and tiles, so every core lists plays alike."""
+    move = play.move
+    kind = 0 if move.kind is MoveKind.PLACE else 1 if move.kind is MoveKind.EXCHANGE else 2
+    return (-play.equity, -play.score, kind, int(move.down), move.row, move.col, move.tiles)

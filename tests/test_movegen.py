@@ -1,0 +1,256 @@
+"""The move generator against a slow, obviously correct enumerator.
+
+The enumerator knows nothing of GADDAGs, anchors or cross-sets: it tries
+every word of the lexicon on every stretch of every row and column, lets
+the rules engine (``Board.check_placement``) judge the placement, checks
+every word formed against the lexicon, and takes the score from
+``Board.score``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from itertools import product
+
+import pytest
+
+from tilebag.alphabet import BLANK_BIT, Alphabet, Tile
+from tilebag.board import Board
+from tilebag.errors import IllegalMoveError
+from tilebag.lexicon import WordList, default_lexicon
+from tilebag.move import Move
+from tilebag.movegen import MoveGenerator, distinct_exchanges
+
+PlayKey = tuple[tuple[tuple[int, int, int], ...], int]
+
+
+def brute_force(board: Board, rack: list[Tile], lexicon: WordList) -> set[PlayKey]:
+    """Every legal placement as (placed tiles, score)."""
+    alphabet = board.alphabet
+    by_length: dict[int, str] = {}
+    words_by_length: dict[int, list[str]] = {}
+    for word in lexicon:
+        words_by_length.setdefault(len(word), []).append(word)
+    for length, words in words_by_length.items():
+        by_length[length] = "\n".join(words) + "\n"
+    rows, cols = board.layout.rows, board.layout.cols
+    start_square = divmod(board.layout.start, cols)
+    # an empty square takes a rack letter ("." when a blank could be anything)
+    free = "." if 0 in rack else "[" + "".join(re.escape(alphabet.label(t)) for t in set(rack)) + "]"
+
+    def touches(r: int, c: int) -> bool:
+        """Whether a tile on this square would touch the board's tiles
+        (on an empty board: whether it is the start square)."""
+        if board.is_empty():
+            return (r, c) == start_square
+        return any(board.at(r + dr, c + dc) for dr, dc in ((0, 0), (0, 1), (0, -1), (1, 0), (-1, 0)))
+
+    have = Counter(rack)
+    code = {alphabet.label(t): t for t in alphabet.letters}
+    found: set[PlayKey] = set()
+    for down in (False, True):
+        lanes, length = (cols, rows) if down else (rows, cols)
+        for lane in range(lanes):
+            squares = [(i, lane) if down else (lane, i) for i in range(length)]
+            for start in range(length):
+                for end in range(start + 1, length):
+                    span = squares[start : end + 1]
+                    empties = [i for i, (r, c) in enumerate(span) if not board.at(r, c)]
+                    if not empties or len(empties) > len(rack):
+                        continue
+                    if (start > 0 and board.at(*squares[start - 1])) or (end < length - 1 and board.at(*squares[end + 1])):
+                        continue  # the word would run on into a tile
+                    if not any(touches(r, c) for r, c in span):
+                        continue  # a play must connect (a shortcut: the rules engine would refuse it too)
+                    text = by_length.get(len(span))
+                    if text is None:
+                        continue
+                    pattern = "".join(
+                        free if not board.at(r, c) else re.escape(alphabet.label(board.at(r, c) & ~BLANK_BIT))
+                        for r, c in span
+                    )
+                    for word in re.findall("^" + pattern + "$", text, re.MULTILINE):
+                        letters = [code[ch] for ch in word]
+                        needed = [letters[i] for i in empties]
+                        short = sum(max(0, needed.count(t) - have[t]) for t in set(needed))
+                        if short > have[0]:
+                            continue  # the rack cannot supply these letters
+                        # legality and the words formed do not depend on which tiles are
+                        # blanks; only the score does
+                        natural = [0] * len(span)
+                        for i, tile in zip(empties, needed, strict=True):
+                            natural[i] = tile
+                        row, col = span[0]
+                        try:
+                            checked = board.check_placement(Move.place(row, col, down, natural))
+                        except IllegalMoveError:
+                            continue
+                        if not all(lexicon.contains_tiles(w.tiles) for w in board.words(checked)):
+                            continue
+                        for tiles in _rack_choices(needed, rack):
+                            placement = [0] * len(span)
+                            for i, tile in zip(empties, tiles, strict=True):
+                                placement[i] = tile
+                            move = Move.place(row, col, down, placement)
+                            found.add(_key(move, board.score(move)))
+    return found
+
+
+def _rack_choices(needed: list[Tile], rack: list[Tile]) -> Iterator[tuple[Tile, ...]]:
+    """Every way to supply the needed letters from the rack: each letter from
+    its own tile or from a blank (designated)."""
+    have = Counter(rack)
+    seen: set[tuple[Tile, ...]] = set()
+    for use_blank in product((False, True), repeat=len(needed)):
+        tiles = tuple(letter | BLANK_BIT if blank else letter for letter, blank in zip(needed, use_blank, strict=True))
+        want = Counter(0 if t & BLANK_BIT else t for t in tiles)
+        if all(have[t] >= n for t, n in want.items()) and tiles not in seen:
+            seen.add(tiles)
+            yield tiles
+
+
+def _key(move: Move, score: int) -> PlayKey:
+    return (tuple(sorted(move.placed())), score)
+
+
+def random_position(rng: random.Random, generator: MoveGenerator, alphabet: Alphabet, turns: int) -> tuple[Board, list[Tile]]:
+    """A board after ``turns`` random legal plays, and a rack from what is left."""
+    board = Board(alphabet=alphabet)
+    bag = alphabet.distribution()
+    rng.shuffle(bag)
+    for _ in range(turns):
+        rack, bag = bag[:7], bag[7:]
+        plays = generator.placements(board, rack)
+        if not plays:
+            bag = bag + rack
+            rng.shuffle(bag)
+            continue
+        move, _ = rng.choice(plays)
+        board.place(move)
+        used = list(move.tiles_used)
+        for tile in rack:
+            probe = next((u for u in used if (0 if u & BLANK_BIT else u) == tile), None)
+            if probe is not None:
+                used.remove(probe)
+            else:
+                bag.append(tile)
+        rng.shuffle(bag)
+        if len(bag) < 7:
+            break
+    rack = bag[:7]
+    return board, rack
+
+
+@pytest.fixture(scope="module")
+def small_lexicon() -> WordList:
+    """A few thousand real words, so the enumerator stays quick."""
+    rng = random.Random(20261121)
+    words = [w for w in default_lexicon() if len(w) <= 9]
+    chosen = {w for w in words if len(w) == 2} | set(rng.sample(words, 1500))
+    return WordList(sorted(chosen), name="sample")
+
+
+def _generated(generator: MoveGenerator, board: Board, rack: list[Tile]) -> list[PlayKey]:
+    return [_key(move, score) for move, score in generator.placements(board, rack)]
+
+
+def test_generator_equals_brute_force_on_random_positions(small_lexicon: WordList) -> None:
+    alphabet = small_lexicon.alphabet
+    generator = MoveGenerator(small_lexicon.kwg)
+    rng = random.Random(7)
+    blank_racks = 0
+    for case in range(300):
+        board, rack = random_position(rng, generator, alphabet, turns=case % 12)
+        # one rack in three gets one blank, one in six two
+        if case % 3 == 1:
+            rack = [0] + rack[1:]
+        elif case % 6 == 2:
+            rack = [0, 0] + rack[2:]
+        blank_racks += rack.count(0) > 0
+        generated = _generated(generator, board, rack)
+        assert len(generated) == len(set(generated)), f"case {case}: a play is listed twice"
+        expected = brute_force(board, rack, small_lexicon)
+        missing, extra = expected - set(generated), set(generated) - expected
+        assert not missing and not extra, (
+            f"case {case}: rack {alphabet.format_rack(rack)}\n{board.render()}\n"
+            f"missing {sorted(missing)[:5]}\nextra {sorted(extra)[:5]}"
+        )
+    assert blank_racks >= 100
+
+
+def test_generator_equals_brute_force_with_the_full_lexicon() -> None:
+    lexicon = default_lexicon()
+    alphabet = lexicon.alphabet
+    generator = MoveGenerator(lexicon.kwg)
+    rng = random.Random(11)
+    words = WordList(list(lexicon), name=lexicon.name)
+    for turns, blanks in ((0, 0), (3, 1), (6, 2), (9, 0)):
+        board, rack = random_position(rng, generator, alphabet, turns)
+        rack = [0] * blanks + rack[blanks:]
+        generated = _generated(generator, board, rack)
+        assert len(generated) == len(set(generated))
+        assert set(generated) == brute_force(board, rack, words)
+
+
+def test_one_tile_plays_are_listed_once_across_when_they_form_an_across_word() -> None:
+    lexicon = WordList(["AT", "TA", "AA", "TAT"])
+    generator = MoveGenerator(lexicon.kwg)
+    board = Board()
+    board.place(Move.from_gcg("8G AT"))
+    plays = generator.placements(board, board.alphabet.parse_rack("A"))
+    shown = sorted(board.notation(move) for move, _ in plays)
+    # A above G8 forms AA down only; A before G8 forms AAT? no: "8F A(AT)" is not a word
+    assert shown == sorted(set(shown))
+    singles = [move for move, _ in plays if len(move.placed()) == 1]
+    squares = [move.placed()[0][:2] for move in singles]
+    assert len(squares) == len(set(squares))
+    for move in singles:
+        r, c, _ = move.placed()[0]
+        forms_across = bool(board.at(r, c - 1) or board.at(r, c + 1))
+        assert move.down is not forms_across
+
+
+def test_first_play_covers_the_start_square_in_both_directions() -> None:
+    lexicon = WordList(["QI"])
+    generator = MoveGenerator(lexicon.kwg)
+    board = Board()
+    plays = {board.notation(move): score for move, score in generator.placements(board, board.alphabet.parse_rack("QI"))}
+    assert plays == {"8G QI": 22, "8H QI": 22, "H7 QI": 22, "H8 QI": 22}
+
+
+def test_blank_designations_are_distinct_plays() -> None:
+    lexicon = WordList(["AT", "IT"])
+    generator = MoveGenerator(lexicon.kwg)
+    board = Board()
+    plays = {board.notation(move) for move, _ in generator.placements(board, board.alphabet.parse_rack("?T"))}
+    assert {"8G aT", "8G iT", "8H aT", "8H iT"} <= plays
+
+
+def test_exchanges_and_pass_only_when_asked() -> None:
+    lexicon = WordList(["AT"])
+    generator = MoveGenerator(lexicon.kwg)
+    board = Board()
+    rack = board.alphabet.parse_rack("AAT")
+    plain = generator.generate(board, rack)
+    assert all(play.move.is_place for play in plain)
+    full = generator.generate(board, rack, exchanges=True)
+    kinds = Counter(play.move.kind.value for play in full)
+    assert kinds["pass"] == 1 and kinds["exchange"] == len(distinct_exchanges(rack)) == 5
+    # no exchanges with fewer than 7 tiles in the bag, but the pass stays
+    late = generator.generate(board, rack, exchanges=True, bag_count=6)
+    assert Counter(play.move.kind.value for play in late)["exchange"] == 0
+
+
+def test_generate_orders_by_equity_and_reports_the_leave() -> None:
+    lexicon = WordList(["AT", "TA", "CAT"])
+    generator = MoveGenerator(lexicon.kwg)
+    board = Board()
+    rack = board.alphabet.parse_rack("CATS")
+    plays = generator.generate(board, rack)
+    assert plays[0].score == max(p.score for p in plays)
+    assert [p.equity for p in plays] == sorted((p.equity for p in plays), reverse=True)
+    best = plays[0]
+    assert board.alphabet.format_rack(best.leave) == "S"
