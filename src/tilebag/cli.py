@@ -104,6 +104,13 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.add_argument("--lexicon", metavar="NAME|PATH", help="word list that judges challenges (default: kjxqz)")
     play.add_argument("--challenge", metavar="MODE", help="challenge mode: void, single, double, 5-point, 10-point")
     play.add_argument("--save", metavar="FILE.gcg", help="write the game record here when the game ends or you quit")
+    play.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="KIND",
+        help="add a bot seat (static or greedy; repeat for more bots): `tilebag play --bot static` is you against it",
+    )
     play.set_defaults(func=_cmd_play)
 
 
@@ -239,6 +246,72 @@ def _cmd_lexicon_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_moves(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    moves = sub.add_parser(
+        "moves",
+        help="list the legal plays of a position (CGP), best equity first",
+        description=(
+            "Print every legal placement for the player to move in a CGP position (or the N best by equity). "
+            "With --cgp -, read one CGP per line from standard input. With --json, one JSON object per play: "
+            '{"position": <0-based input line>, "pos": "8F", "word": "HORN", "score": 14, "leave": "AEI", '
+            '"equity": 17.5}. Exit 2 when a position cannot be read (the message names the field).'
+        ),
+    )
+    moves.add_argument("--cgp", required=True, metavar="CGP", help="the position, or - to read one per line from stdin")
+    moves.add_argument("--lexicon", metavar="NAME|PATH", help="word list or .kwg file (default: kjxqz)")
+    moves.add_argument("--leaves", metavar="NAME|PATH", help="leave values: heuristic (default), .klv/.klv2 or a table")
+    moves.add_argument("--top", type=int, metavar="N", help="only the N best plays by equity")
+    moves.add_argument("--json", action="store_true", help="one JSON object per line")
+    moves.add_argument("--exchanges", action="store_true", help="also list every distinct exchange and the pass")
+    moves.set_defaults(func=_cmd_moves)
+
+
+def _cmd_moves(args: argparse.Namespace) -> int:
+    from tilebag.commands import moves
+
+    return moves(args)
+
+
+def _add_selfplay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    selfplay = sub.add_parser(
+        "selfplay",
+        help="bots play complete games against each other",
+        description="Play N complete games between bots, write each as GCG, and print a summary.",
+    )
+    selfplay.add_argument("--games", type=int, default=10, metavar="N", help="number of games (default 10)")
+    selfplay.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+    selfplay.add_argument(
+        "--players", default="static,greedy", metavar="KINDS", help="comma-separated bot kinds (default static,greedy)"
+    )
+    selfplay.add_argument("--out", metavar="DIR", help="write each game's GCG record into this folder")
+    selfplay.add_argument("--rules", default="standard", help="rules preset (default: standard)")
+    selfplay.add_argument("--json", action="store_true", help="print the summary as JSON")
+    selfplay.set_defaults(func=_cmd_selfplay)
+
+
+def _cmd_selfplay(args: argparse.Namespace) -> int:
+    from tilebag.commands import selfplay
+
+    return selfplay(args)
+
+
+def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    bench = sub.add_parser("bench", help="measure the engine's speed")
+    bench_sub = bench.add_subparsers(dest="bench_command", required=True, metavar="BENCHMARK")
+    movegen = bench_sub.add_parser(
+        "movegen", help="generate every play of each position in the built-in suite (52 positions)"
+    )
+    movegen.add_argument("--repeat", type=int, default=1, metavar="N", help="run the suite N times (default 1)")
+    movegen.add_argument("--json", action="store_true", help="print one JSON object")
+    movegen.set_defaults(func=_cmd_bench_movegen)
+
+
+def _cmd_bench_movegen(args: argparse.Namespace) -> int:
+    from tilebag.commands import bench_movegen
+
+    return bench_movegen(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tilebag",
@@ -250,6 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_gcg(sub)
     _add_word(sub)
     _add_lexicon(sub)
+    _add_moves(sub)
+    _add_selfplay(sub)
+    _add_bench(sub)
     return parser
 
 

@@ -134,7 +134,7 @@ class StaticPlayer:
         return plays[0].move if plays else _fallback(game)
 
 
-BOTS = {"greedy": GreedyPlayer, "static": StaticPlayer}
+BOTS: dict[str, type[GreedyPlayer] | type[StaticPlayer]] = {"greedy": GreedyPlayer, "static": StaticPlayer}
 """Bot kinds by name."""
 
 

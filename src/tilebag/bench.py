@@ -1,0 +1,173 @@
+"""Benchmarks: move generation over a fixed suite of positions.
+
+The suite (``data/bench/movegen.cgp``, one CGP per line) holds openings,
+middle games, racks with blanks and near-endgames taken from seeded
+self-play, so every run measures the same work. Figures are machine
+dependent: compare them as ratios measured in one run.
+
+>>> suite = load_suite()
+>>> len(suite) >= 50
+True
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import random
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from tilebag import cgp
+from tilebag.cgp import Position
+from tilebag.game import Game
+from tilebag.leaves import load_leaves
+from tilebag.lexicon import default_lexicon
+from tilebag.movegen import MoveGenerator
+from tilebag.players import StaticPlayer
+
+SUITE = "movegen.cgp"
+
+
+def load_suite() -> list[Position]:
+    """The benchmark positions shipped with tilebag."""
+    text = (importlib.resources.files("tilebag") / "data" / "bench" / SUITE).read_text(encoding="utf-8")
+    return [cgp.parse(line) for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@dataclass
+class MovegenResult:
+    """What one run of the move generation benchmark measured."""
+
+    core: str
+    positions: int
+    plays: int
+    seconds: float
+    median_ms: float
+    lexicon_load_ms: float
+    peak_rss_mb: float
+
+    @property
+    def positions_per_second(self) -> float:
+        return self.positions / self.seconds if self.seconds else 0.0
+
+    @property
+    def plays_per_second(self) -> float:
+        return self.plays / self.seconds if self.seconds else 0.0
+
+    def as_dict(self) -> dict[str, float | int | str]:
+        data: dict[str, float | int | str] = dict(asdict(self))
+        data["positions_per_second"] = round(self.positions_per_second, 2)
+        data["plays_per_second"] = round(self.plays_per_second, 1)
+        return data
+
+    def text(self) -> str:
+        return (
+            f"{self.core} core: {self.positions} positions, {self.plays} plays in {self.seconds:.2f} s\n"
+            f"  {self.positions_per_second:.1f} positions/s, {self.plays_per_second:.0f} plays/s, "
+            f"median {self.median_ms:.2f} ms per position\n"
+            f"  lexicon load {self.lexicon_load_ms:.0f} ms, peak memory {self.peak_rss_mb:.0f} MB"
+        )
+
+
+def bag_count(position: Position) -> int:
+    """Tiles in the bag: the unseen tiles less the opponents' racks (an
+    unknown rack holds as many tiles as the rules give, when there are)."""
+    unseen = len(position.unseen_tiles())
+    hidden = 0
+    for rack in position.racks[1:]:
+        if not rack:
+            hidden += 7
+    return max(0, unseen - hidden)
+
+
+def run_movegen(repeat: int = 1, progress: Callable[[int, int], None] | None = None) -> MovegenResult:
+    """Generate, score, value and sort every play of every suite position."""
+    started = time.perf_counter()
+    lexicon = default_lexicon()
+    load_ms = (time.perf_counter() - started) * 1000
+    suite = load_suite()
+    leaves = load_leaves()
+    generators: dict[int, MoveGenerator] = {}
+    times: list[float] = []
+    plays = 0
+    total = len(suite) * repeat
+    for round_ in range(repeat):
+        for index, position in enumerate(suite):
+            generator = generators.get(position.bingo_bonus)
+            if generator is None:
+                generator = generators[position.bingo_bonus] = MoveGenerator(
+                    lexicon.kwg, layout=position.board.layout, alphabet=position.alphabet, bingo_bonus=position.bingo_bonus
+                )
+            bag = bag_count(position)
+            t0 = time.perf_counter()
+            found = generator.generate(position.board, position.rack, leaves=leaves, bag_count=bag)
+            times.append(time.perf_counter() - t0)
+            plays += len(found)
+            if progress is not None:
+                progress(round_ * len(suite) + index + 1, total)
+    return MovegenResult(
+        core="python",
+        positions=len(times),
+        plays=plays,
+        seconds=sum(times),
+        median_ms=statistics.median(times) * 1000,
+        lexicon_load_ms=load_ms,
+        peak_rss_mb=peak_rss_mb(),
+    )
+
+
+def peak_rss_mb() -> float:
+    """The process's peak resident memory so far, in MB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def make_suite(seed: int = 2026) -> list[str]:
+    """Build the suite from seeded static self-play: 10 openings, 20 middle
+    games, 12 racks with one or two blanks, 10 near-endgames (bag of 0 to 7)."""
+    rng = random.Random(seed)
+    lines: list[str] = []
+    bot = StaticPlayer()
+    openings = middles = blanks = endgames = 0
+    game_seed = seed
+    while openings + middles + blanks + endgames < 52:
+        game_seed += 1
+        game = Game(["a", "b"], seed=game_seed)
+        while not game.is_over():
+            rack = game.rack()
+            bag = len(game.bag)
+            want = None
+            if game.board.is_empty() and openings < 10:
+                want = "opening"
+            elif 0 in rack and blanks < 12 and bag > 7:
+                want = "blank"
+            elif bag <= 7 and endgames < 10 and not game.board.is_empty():
+                want = "endgame"
+            elif bag > 20 and middles < 20 and rng.random() < 0.12:
+                want = "middle"
+            if want is not None:
+                opponent = game.rack((game.turn + 1) % 2)
+                position = cgp.position_from(
+                    game.board.copy(),
+                    [rack, opponent],
+                    [game.scores[game.turn], game.scores[(game.turn + 1) % 2]],
+                    zero_turns=game.scoreless,
+                    lex="kjxqz",
+                )
+                lines.append(cgp.dumps(position))
+                if want == "opening":
+                    openings += 1
+                    break
+                if want == "blank":
+                    blanks += 1
+                elif want == "endgame":
+                    endgames += 1
+                    break
+                else:
+                    middles += 1
+            game.push(bot.choose(game))
+    return lines

@@ -1,0 +1,170 @@
+"""The engine's subcommands of ``tilebag``: ``moves``, ``selfplay`` and
+``bench``. Each takes the parsed arguments and returns the exit status
+(0 done, 2 bad input); :mod:`tilebag.cli` declares the options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+from tilebag import cgp
+from tilebag.bench import bag_count, run_movegen
+from tilebag.board import Board
+from tilebag.errors import FormatError
+from tilebag.leaves import DEFAULT_LEAVES, load_leaves
+from tilebag.lexicon import GraphLexicon, load_lexicon
+from tilebag.move import MoveKind
+from tilebag.movegen import MoveGenerator, Play
+from tilebag.progress import Progress
+
+
+def play_fields(position: int, board: Board, play: Play) -> dict[str, object]:
+    """One play as the ``--json`` object of ``tilebag moves``.
+
+    >>> from tilebag.move import Move
+    >>> board = Board()
+    >>> play = Play(Move.from_gcg("8F HORN"), 14, (1, 5, 9), 17.5)
+    >>> play_fields(0, board, play)
+    {'position': 0, 'pos': '8F', 'word': 'HORN', 'score': 14, 'leave': 'AEI', 'equity': 17.5}
+    """
+    move = play.move
+    alphabet = board.alphabet
+    fields: dict[str, object] = {"position": position}
+    if move.kind is MoveKind.PLACE:
+        fields["pos"] = board.layout.position_name(move.row, move.col, move.down)
+        fields["word"] = board.word_text(move)
+    else:
+        fields["kind"] = move.kind.value
+        fields["pos"] = "-"
+        fields["word"] = alphabet.format_rack(move.tiles)
+    fields["score"] = play.score
+    fields["leave"] = alphabet.format_rack(play.leave)
+    fields["equity"] = round(play.equity, 3)
+    return fields
+
+
+def play_line(board: Board, play: Play) -> str:
+    """One play as a line of text: notation, score, leave, equity."""
+    notation = board.notation(play.move)
+    leave = board.alphabet.format_rack(play.leave) or "-"
+    return f"{notation:<22} {play.score:>4}  {leave:<8} {play.equity:8.2f}"
+
+
+def moves(args: argparse.Namespace) -> int:
+    lexicon = load_lexicon(args.lexicon)
+    leaves = load_leaves(args.leaves or DEFAULT_LEAVES, lexicon.alphabet)
+    lines: Iterable[str] = sys.stdin if args.cgp == "-" else [args.cgp]
+    generators: dict[tuple[int, str], MoveGenerator] = {}
+    status = 0
+    out = sys.stdout
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            position = cgp.parse(line)
+        except FormatError as err:
+            where = f"position {index}: " if args.cgp == "-" else ""
+            print(f"tilebag: {where}{err}", file=sys.stderr)
+            status = 2
+            continue
+        if position.alphabet.name != lexicon.alphabet.name:
+            print(
+                f"tilebag: position {index}: the position uses {position.alphabet.name} tiles but the lexicon "
+                f"{lexicon.name!r} is {lexicon.alphabet.name}; choose one with --lexicon",
+                file=sys.stderr,
+            )
+            status = 2
+            continue
+        generator = _generator(generators, lexicon, position)
+        plays = generator.generate(
+            position.board,
+            position.rack,
+            leaves=leaves,
+            bag_count=bag_count(position),
+            exchanges=args.exchanges,
+            top=args.top,
+        )
+        _write_plays(out, index, position.board, plays, as_json=args.json)
+    return status
+
+
+def _generator(
+    cache: dict[tuple[int, str], MoveGenerator], lexicon: GraphLexicon, position: cgp.Position
+) -> MoveGenerator:
+    key = (position.bingo_bonus, position.board.layout.name)
+    generator = cache.get(key)
+    if generator is None:
+        generator = cache[key] = MoveGenerator(
+            lexicon.kwg, layout=position.board.layout, alphabet=position.alphabet, bingo_bonus=position.bingo_bonus
+        )
+    return generator
+
+
+def _write_plays(out: TextIO, index: int, board: Board, plays: list[Play], *, as_json: bool) -> None:
+    if as_json:
+        for play in plays:
+            out.write(json.dumps(play_fields(index, board, play), ensure_ascii=False) + "\n")
+    else:
+        for play in plays:
+            out.write(play_line(board, play) + "\n")
+
+
+def selfplay(args: argparse.Namespace) -> int:
+    from tilebag.players import BOTS
+    from tilebag.rules import find_rules
+    from tilebag.selfplay import run_selfplay
+
+    kinds = [kind.strip() for kind in args.players.split(",") if kind.strip()]
+    unknown = [kind for kind in kinds if kind.lower() not in BOTS]
+    if unknown or not 1 <= len(kinds) <= 4:
+        problem = f"unknown bot {unknown[0]!r}" if unknown else f"{len(kinds)} players (1 to 4)"
+        print(f"tilebag: --players: {problem}; known bots: {', '.join(BOTS)}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("tilebag: --games must be at least 1", file=sys.stderr)
+        return 2
+    rules = find_rules(args.rules)
+    summary = run_selfplay(
+        kinds, games=args.games, seed=args.seed, out=Path(args.out) if args.out else None, rules=rules
+    )
+    if args.json:
+        data = {
+            "games": summary.games,
+            "ms_per_game": round(summary.seconds_per_game * 1000, 1),
+            "players": [
+                {
+                    "name": bot.name,
+                    "wins": bot.wins,
+                    "win_interval": [round(x, 4) for x in bot.win_interval()],
+                    "mean_score": round(bot.mean_score, 2),
+                    "bingos_per_game": round(bot.bingos_per_game, 3),
+                }
+                for bot in summary.bots
+            ],
+        }
+        print(json.dumps(data))
+    else:
+        print(summary.text())
+        if args.out:
+            print(f"records written to {args.out}")
+    return 0
+
+
+def bench_movegen(args: argparse.Namespace) -> int:
+    with Progress(0, "positions") as bar:
+
+        def report(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done)
+
+        result = run_movegen(repeat=max(1, args.repeat), progress=report)
+    if args.json:
+        print(json.dumps({"python": result.as_dict()}))
+    else:
+        print(result.text())
+    return 0
