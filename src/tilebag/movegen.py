@@ -24,7 +24,7 @@ How it finds each play exactly once:
 >>> board = Board()
 >>> plays = generator.placements(board, board.alphabet.parse_rack("HORNT"))
 >>> len(plays), max(score for move, score in plays)
-(36, 24)
+(44, 24)
 >>> best = max(plays, key=lambda play: play[1])
 >>> board.notation(best[0])
 '8D THORN'
@@ -360,6 +360,8 @@ class MoveGenerator:
         bingo_tiles, bingo_bonus = self.bingo_tiles, self.bingo_bonus
         min_tiles = self.first_play_min_tiles if board_empty else 1
         anchor_set = set(anchors)
+        # bit per letter the rack still holds (blanks aside), kept up to date by place()
+        held = [sum(1 << letter for letter in range(1, 64) if counts[letter])]
 
         def record(start: int, end: int, main: int, wmul: int, cross: int, count: int) -> None:
             if count < min_tiles:
@@ -380,21 +382,28 @@ class MoveGenerator:
             main, wmul, cross, count, anchor, other = state
             if count >= rack_size:
                 return
-            mask = masks[pos]
-            lm, wm, cs = letter_mult[pos], word_mult[pos], cross_scores[pos]
             blanks = counts[0]
+            # the letters this square takes that the rack can supply
+            usable = masks[pos] if blanks else masks[pos] & held[0]
+            if not usable:
+                return
+            lm, wm, cs = letter_mult[pos], word_mult[pos], cross_scores[pos]
             index = arc
             while True:
                 value = nodes[index]
                 letter = value >> TILE_SHIFT
-                if letter and (mask >> letter) & 1:
+                if (usable >> letter) & 1:
                     if counts[letter]:
                         counts[letter] -= 1
+                        if not counts[letter]:
+                            held[0] ^= 1 << letter
                         placed[pos] = letter
                         points = scores[letter] * lm
                         nxt(pos, index, (main + points, wmul * wm,
                                          cross + ((cs + points) * wm if cs != NO_CROSS else 0),
                                          count + 1, anchor, other))
+                        if not counts[letter]:
+                            held[0] ^= 1 << letter
                         counts[letter] += 1
                     if blanks:
                         counts[0] -= 1
