@@ -25,9 +25,8 @@ How it finds each play exactly once:
 >>> plays = generator.placements(board, board.alphabet.parse_rack("HORNT"))
 >>> len(plays), max(score for move, score in plays)
 (44, 24)
->>> best = max(plays, key=lambda play: play[1])
->>> board.notation(best[0])
-'8D THORN'
+>>> sorted(board.notation(move) for move, score in plays if score == 24)[:3]
+['8H NORTH', 'H8 NORTH']
 """
 
 from __future__ import annotations
