@@ -23,9 +23,11 @@ from tilebag.errors import (
     TilebagError,
 )
 from tilebag.game import ChallengeResult, Game, Outcome, Player, Termination
+from tilebag.kwg import Kwg
 from tilebag.layout import BoardLayout, Square, load_layout
-from tilebag.lexicon import AcceptAll, Lexicon, WordList, default_lexicon, load_lexicon
+from tilebag.lexicon import AcceptAll, KwgLexicon, Lexicon, WordList, default_lexicon, load_lexicon
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
+from tilebag.movegen import MoveGenerator, Play
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, find_rules
 
@@ -66,6 +68,10 @@ __all__ = [
     "TilebagError",
     "Word",
     "WordList",
+    "Kwg",
+    "KwgLexicon",
+    "MoveGenerator",
+    "Play",
     "default_lexicon",
     "find_rules",
     "load_alphabet",

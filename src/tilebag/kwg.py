@@ -142,7 +142,12 @@ class Kwg:
     @property
     def has_gaddag(self) -> bool:
         """Whether node 1 roots a GADDAG."""
-        return len(self.nodes) > 1 and node_tile(self.nodes[1]) == 0 and self.nodes[1] & ARC_MASK != 0
+        return (
+            len(self.nodes) > 1
+            and node_tile(self.nodes[1]) == 0
+            and bool(self.nodes[1] & IS_END)
+            and self.nodes[1] & ARC_MASK != 0
+        )
 
     @property
     def gaddag_root(self) -> int:
