@@ -4,6 +4,9 @@ standard input, with a fixed seed.
 With ``--seed 5`` and the players ``alice bob``, alice draws S and bob draws
 F for first play, so bob goes first holding AEFHNOR (alice holds EEIMMNP):
 bob can play the rules' worked example, ``8F HORN`` for 14.
+
+Games against a bot (``--bot static``) are worked out in-process first with
+the same seed and the same bot, to know what it will play.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tilebag import Game, IllegalMoveError, InvalidMoveError, Termination, default_lexicon, gcg, replay
+from tilebag import Game, IllegalMoveError, InvalidMoveError, Move, Termination, default_lexicon, gcg, replay
+from tilebag.players import make_bot
 from tilebag.record import EventKind
 
 SEED = 5
@@ -549,3 +553,153 @@ def test_a_phony_that_ends_the_game_comes_off_and_the_game_goes_on(tmp_path: Pat
     report = checked_record(save)
     assert report.game is not None and not report.game.is_over()
     assert report.game.rack(0) == game.alphabet.parse_rack("U")
+
+
+# -- bots ----------------------------------------------------------------------------
+
+BOT = "Static bot"
+YOU_V_BOT = ("You", BOT)  # the seats of `tilebag play --bot static`: the person, then the bot
+
+
+def run_v_bot(lines: Sequence[str], *args: str, seed: int, save: Path | None = None) -> Run:
+    """Run ``tilebag play --bot static``: "You" against the static bot."""
+    return run_play(lines, "--bot", "static", *args, players=(), seed=seed, save=save)
+
+
+def gcg_check(path: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``tilebag gcg check`` on a saved record."""
+    command = [sys.executable, "-m", "tilebag", "gcg", "check", str(path)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+def test_passing_against_the_static_bot_to_the_end(tmp_path: Path) -> None:
+    # seed 29: the bot plays on while you pass, until it is stuck and the
+    # game ends on scoreless turns. The same game, in-process:
+    game = Game(list(YOU_V_BOT), seed=29)
+    bot = make_bot("static")
+    passes = 0
+    while not game.is_over():
+        if game.turn == 0:
+            game.push(Move.pass_())
+            passes += 1
+        else:
+            game.push(bot.choose(game))
+    assert game.termination is Termination.SCORELESS_TURNS
+    save = tmp_path / "bot.gcg"
+    run = run_v_bot(["-"] * passes + ["8H QI"], seed=29, save=save)  # the last line is never read
+    assert run.returncode == 0, run.err
+    assert "tilebag: a game for You, Static bot." in run.out
+    assert run.prompts() == ["You"] * passes
+    assert run.out.count("You pass.") == passes
+    bot_plays = sum(e.kind is EventKind.PLACE for e in game.events)
+    assert run.out.count(f"{BOT} plays ") == bot_plays
+    assert "pass the keyboard" not in run.out  # one person at the keyboard
+    assert "Game over: 4 scoreless turns in a row." in run.out
+    assert game.result_text() in run.out
+    assert f"{BOT} wins" in run.out
+    # the bot's racks are never shown while the game is on
+    during = run.out.split("Game over")[0]
+    assert {line.split(":")[0] for line in during.splitlines() if "rack:" in line} == {"Your rack"}
+    for event in game.events:
+        if event.player == 1 and event.rack and len(event.rack) == game.rules.rack_size:
+            assert game.alphabet.format_rack(event.rack) not in during
+    text = save.read_text()
+    assert "#player1 You You" in text
+    assert "#player2 Static_bot Static bot" in text
+    done = gcg_check(save)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ": ok (" in done.stdout
+    report = checked_record(save)
+    assert report.game is not None and report.game.scores == game.scores
+
+
+def two_letter_phony(game: Game) -> str:
+    """An opening play of two tiles from the rack that is not a word."""
+    letters = [game.alphabet.label(t) for t in game.rack() if t]
+    lexicon = default_lexicon()
+    return next(f"8H {a}{b}" for a, b in itertools.permutations(letters, 2) if f"{a}{b}" not in lexicon)
+
+
+def test_the_bot_challenges_a_phony_off(tmp_path: Path) -> None:
+    # seed 1: you go first (AHLNSU?). The same game in-process: your phony
+    # comes off, the bot plays, then you play what the bot would have.
+    game = Game(list(YOU_V_BOT), seed=1)
+    assert game.first == 0
+    rack = game.alphabet.format_rack(game.rack(0))
+    phony = two_letter_phony(game)
+    score = game.push(game.parse_move(phony))
+    word = phony.split()[1]
+    game.challenge(1)
+    bot_move = make_bot("static").choose(game)
+    game.push(bot_move)
+    mine = make_bot("static").choose(game)
+    assert game.phonies(game.check(mine)) == []
+    my_play = game.notation(mine)
+    save = tmp_path / "phony.gcg"
+    run = run_v_bot([phony, my_play], seed=1, save=save)
+    assert run.returncode == 0, run.err
+    assert f"You play {phony}: {word} {score} = {score} points (total {score})" in run.out
+    assert f"{BOT} challenges your {phony} (+{score}): {word}." in run.out
+    assert f"Not acceptable in kjxqz: {word}." in run.out
+    assert f"The play comes off: You take the tiles back and lose the {score} points (now 0)." in run.out
+    assert f"{BOT} plays {game.notation(bot_move)}: " in run.out
+    assert f"You play {my_play}: " in run.out
+    assert run.out.count(f"{BOT} challenges") == 1  # a good play is not challenged
+    assert run.out.count(f"Your rack: {rack}") == 2  # your tiles came back
+    assert run.prompts() == ["You", "You", "You"]
+    text = save.read_text()
+    assert f">You: {rack} {phony} +{score} {score}" in text
+    assert f">You: {rack} -- -{score} 0" in text
+    done = gcg_check(save)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("mode", "cost", "bot_plays"),
+    [
+        ("double", "You lose this turn for the failed challenge.", 2),
+        ("5-point", "You lose 5 points for the failed challenge (now -5).", 1),
+    ],
+)
+def test_challenging_the_bot_fails(tmp_path: Path, mode: str, cost: str, bot_plays: int) -> None:
+    # seed 5: the bot goes first
+    game = Game(list(YOU_V_BOT), seed=5)
+    assert game.first == 1
+    move = make_bot("static").choose(game)
+    play, score = game.notation(move), game.score(move)
+    save = tmp_path / "failed.gcg"
+    run = run_v_bot([f"challenge {BOT}", "challenge"], "--challenge", mode, seed=5, save=save)
+    assert run.returncode == 0, run.err
+    assert f"{BOT} goes first" in run.out
+    assert f"You may type 'challenge' to challenge {BOT}'s {play} (+{score}) before you move." in run.out
+    assert f"Not allowed: {BOT} is a bot; it challenges on its own turn." in run.out
+    assert f"You challenge {BOT}'s {play} (+{score}): " in run.out
+    assert "All acceptable in kjxqz: the play stands." in run.out
+    assert cost in run.out
+    assert run.out.count(f"{BOT} plays ") == bot_plays
+    assert run.prompts() == ["You"] * 3
+    done = gcg_check(save)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_people_and_bots_at_one_table() -> None:
+    run = run_play(["-", "-"], "--bot", "static", "--bot", "GREEDY", players=("alice", "bob"), seed=3)
+    assert run.returncode == 0, run.err
+    assert "a game for alice, bob, Static bot, Greedy bot." in run.out
+    assert "pass the keyboard to alice" in run.out  # two people share the keyboard
+    assert "Static bot's rack" not in run.out and "Greedy bot's rack" not in run.out
+    assert set(run.prompts()) == {"alice", "bob"}
+
+
+def test_an_unknown_bot_is_refused() -> None:
+    run = run_play([], "--bot", "clever", players=())
+    assert run.returncode == 2
+    assert "unknown bot kind 'clever': the known kinds are greedy, static" in run.err
+    assert run.out == ""
+
+
+def test_five_seats_with_bots_are_refused() -> None:
+    run = run_play([], "--bot", "static", "--bot", "greedy", players=("a", "b", "c"))
+    assert run.returncode == 2
+    assert "5 players (3 people and 2 bots): a game takes 1 to 4 players" in run.err
+    assert run.out == ""

@@ -98,7 +98,7 @@ def _parses_as(path: str, alphabet: str) -> bool:
 
 def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = sub.add_parser("play", help="play a game in the terminal")
-    play.add_argument("players", nargs="*", metavar="NAME", help="player names, 1 to 4 (default: two players)")
+    play.add_argument("players", nargs="*", metavar="NAME", help="player names, 1 to 4 seats with the bots (default: two players, or you alone against --bot)")
     play.add_argument("--seed", type=int, help="seed the bag, to replay the same draw")
     play.add_argument("--rules", default="standard", help="rules preset (default: standard)")
     play.add_argument("--lexicon", metavar="NAME|PATH", help="word list that judges challenges (default: kjxqz)")

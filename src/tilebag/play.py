@@ -1,24 +1,35 @@
-"""``tilebag play``: a hot-seat game for 1 to 4 people, one line at a time.
+"""``tilebag play``: a hot-seat game for 1 to 4 seats, one line at a time,
+people and bots (:mod:`tilebag.players`) at one table.
 
-The players share one keyboard. Each turn shows the board, the scores, the
-tiles left in the bag and the rack of the player to move (only theirs), then
-reads one line: a move in GCG notation or a command. Type ``help`` for the
-commands. It works with plain standard input and output, so a game can be
-fed from a file or a pipe::
+The people share one keyboard. Each turn of a person shows the board, the
+scores, the tiles left in the bag and the rack of the player to move (only
+theirs), then reads one line: a move in GCG notation or a command. Type
+``help`` for the commands. It works with plain standard input and output, so
+a game can be fed from a file or a pipe::
 
     $ printf '8F HORN\\n-\\n' | tilebag play alice bob --seed 5 --save game.gcg
+
+``--bot KIND`` (repeatable) adds a bot seat after the people named, so
+``tilebag play --bot static`` is one person, "You", against "Static bot". A
+bot moves on its turn and its move is reported as a person's would be (an
+exchange by its number of tiles only); its rack is never shown. On its turn
+a bot challenges the last play exactly when it formed a word the lexicon
+does not accept; people may challenge a bot's play like anyone's.
 
 Illegal moves and typos are refused with the reason, and the same player is
 asked again; the game is unchanged. Unless phonies are refused on entry (void
 challenge mode), the next player may type ``challenge`` before moving; a play
 that ends the game can be challenged too before the racks are counted. End of
 input or ``quit`` stops the game (writing the record when ``--save`` is
-given); so does the end of the game.
+given); so does the end of the game. A player named "You" is addressed as
+such (``You play``, ``Your rack``).
 
 >>> format_words([("HORN", 14)], bingo=0)
 'HORN 14'
 >>> format_words([("PASTE", 19), ("FARMS", 6)], bingo=0)
 'PASTE 19 + FARMS 6'
+>>> bot_names(["static", "greedy", "static"])
+['Static bot 1', 'Greedy bot', 'Static bot 2']
 """
 
 from __future__ import annotations
@@ -26,7 +37,8 @@ from __future__ import annotations
 import argparse
 import enum
 import sys
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tilebag import gcg
@@ -35,11 +47,15 @@ from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, TilebagE
 from tilebag.game import ChallengeResult, Game, Termination
 from tilebag.lexicon import load_lexicon
 from tilebag.move import Move, MoveKind
+from tilebag.players import BOTS, Player, generator_for, make_bot
 from tilebag.record import Event, EventKind
 from tilebag.rules import ChallengeMode, Rules, find_rules
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
-"""Who plays when no names are given."""
+"""Who plays when no names and no bots are given."""
+
+YOU = "You"
+"""The one person at the table when bots but no names are given."""
 
 ACCEPT_WORDS = frozenset({"", "accept", "a", "ok", "done", "end"})
 """Answers that accept a game-ending play instead of challenging it."""
@@ -62,26 +78,37 @@ class Action(enum.Enum):
 def main(args: argparse.Namespace) -> int:
     """Run ``tilebag play`` with parsed command-line options; the exit status."""
     try:
-        game = build_game(args)
+        game, bots = build_game(args)
     except (TilebagError, ValueError) as err:
         print(f"tilebag play: {err}", file=sys.stderr)
         return 2
-    return Session(game, Console(), save_path=args.save).run()
+    return Session(game, Console(), save_path=args.save, bots=bots).run()
 
 
-def build_game(args: argparse.Namespace) -> Game:
-    """A new game from the command-line options.
+def build_game(args: argparse.Namespace) -> tuple[Game, dict[int, Player]]:
+    """A new game from the command-line options, and its bots by seat: the
+    people as named, then the bots (``--bot``).
 
-    :raises SetupError: for bad names or a bad number of players.
+    :raises SetupError: for bad names, an unknown bot kind, a bad number of
+        seats, or bots with a lexicon they cannot play from.
     :raises TilebagError: for unknown rules or an unreadable lexicon.
     :raises ValueError: for an unknown challenge mode.
     """
     rules = choose_rules(args.rules, args.challenge)
-    names = player_names(args.players, rules)
+    kinds = bot_kinds(getattr(args, "bot", None) or [])
+    names = player_names(args.players, rules, bots=bot_names(kinds))
     lexicon = None
     if args.lexicon:
         lexicon = load_lexicon(args.lexicon, alphabet=load_alphabet(rules.alphabet))
-    return Game(names, rules=rules, lexicon=lexicon, seed=args.seed)
+    game = Game(names, rules=rules, lexicon=lexicon, seed=args.seed)
+    first_bot = len(names) - len(kinds)
+    bots = {first_bot + i: make_bot(kind, names[first_bot + i]) for i, kind in enumerate(kinds)}
+    if bots:
+        try:
+            generator_for(game)  # built now, once: bots play from the lexicon's word graph
+        except TypeError as err:
+            raise SetupError(str(err)) from None
+    return game, bots
 
 
 def choose_rules(name: str | None, challenge: str | None) -> Rules:
@@ -92,15 +119,48 @@ def choose_rules(name: str | None, challenge: str | None) -> Rules:
     return rules
 
 
-def player_names(given: Sequence[str] | None, rules: Rules) -> list[str]:
-    """The players' names (two default players when none are given).
+def bot_kinds(given: Sequence[str]) -> list[str]:
+    """The bot kinds asked for, in lower case.
 
-    :raises SetupError: for too many or too few players, empty names, or
+    :raises SetupError: for an unknown kind, listing the known ones.
+    """
+    kinds = [kind.strip().lower() for kind in given]
+    for kind, text in zip(kinds, given, strict=True):
+        if kind not in BOTS:
+            raise SetupError(f"unknown bot kind {text!r}: the known kinds are {', '.join(sorted(BOTS))}")
+    return kinds
+
+
+def bot_names(kinds: Sequence[str]) -> list[str]:
+    """Seat names for bots of these kinds, numbered when a kind repeats."""
+    counts = Counter(kinds)
+    seen: Counter[str] = Counter()
+    names = []
+    for kind in kinds:
+        seen[kind] += 1
+        number = f" {seen[kind]}" if counts[kind] > 1 else ""
+        names.append(f"{kind.capitalize()} bot{number}")
+    return names
+
+
+def player_names(given: Sequence[str] | None, rules: Rules, *, bots: Sequence[str] = ()) -> list[str]:
+    """Every seat's name: the people named, then the bots. With no names, two
+    default players, or one (:data:`YOU`) when there are bots.
+
+    :raises SetupError: for too many or too few seats, empty names, or
         names a game record could not tell apart.
     """
-    names = [" ".join(n.split()) for n in given] if given else list(DEFAULT_NAMES)
+    if given:
+        people = [" ".join(n.split()) for n in given]
+    else:
+        people = [YOU] if bots else list(DEFAULT_NAMES)
+    names = people + list(bots)
     if not rules.min_players <= len(names) <= rules.max_players:
-        raise SetupError(f"{len(names)} players: a game takes {rules.min_players} to {rules.max_players} players")
+        who = "person" if len(people) == 1 else "people"
+        seats = f" ({len(people)} {who} and {len(bots)} bot{'s' if len(bots) != 1 else ''})" if bots else ""
+        raise SetupError(
+            f"{len(names)} players{seats}: a game takes {rules.min_players} to {rules.max_players} players"
+        )
     if any(not n for n in names):
         raise SetupError("a player name cannot be empty")
     nicknames = ["_".join(n.split()).lower() for n in names]
@@ -147,9 +207,39 @@ def format_words(words: Sequence[tuple[str, int]], bingo: int) -> str:
     return " + ".join(parts)
 
 
+def is_you(name: str) -> bool:
+    """True for a player named "You", who is addressed as such."""
+    return name.casefold() == YOU.casefold()
+
+
 def possessive(name: str) -> str:
-    """``alice's``, ``James'``."""
+    """``alice's``, ``James'``, ``your``.
+
+    >>> possessive("alice"), possessive("James"), possessive("You")
+    ("alice's", "James'", 'your')
+    """
+    if is_you(name):
+        return "your"
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+_SECOND_PERSON = {"passes": "pass", "goes": "go", "misses": "miss"}
+
+
+def verb(name: str, third: str) -> str:
+    """A verb after a player's name: ``plays``, or ``play`` after "You".
+
+    >>> f"alice {verb('alice', 'passes')}", f"You {verb('You', 'passes')}"
+    ('alice passes', 'You pass')
+    """
+    if not is_you(name):
+        return third
+    return _SECOND_PERSON.get(third, third.removesuffix("s"))
+
+
+def capitalized(text: str) -> str:
+    """``your rack`` as ``Your rack``; names keep their case."""
+    return "Your" + text[4:] if text.startswith("your") else text
 
 
 def help_text(rules: Rules) -> str:
@@ -220,10 +310,19 @@ class Session:
     """One game at one keyboard: shows the position, reads lines and applies
     them to the game until it ends or the players stop."""
 
-    def __init__(self, game: Game, console: Console, *, save_path: str | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        console: Console,
+        *,
+        save_path: str | None = None,
+        bots: Mapping[int, Player] | None = None,
+    ) -> None:
         self.game = game
         self.console = console
         self.save_path = save_path
+        self.bots = dict(bots or {})
+        """The bots by seat; the other seats are people at the keyboard."""
         self.shown = _Shown()
         self.accepted_end = False
         """True once the last play of a finished game was accepted unchallenged."""
@@ -250,6 +349,15 @@ class Session:
 
     def name(self, player: int) -> str:
         return self.game.players[player].name
+
+    def does(self, player: int, third: str) -> str:
+        """``alice plays``, ``You play``."""
+        name = self.name(player)
+        return f"{name} {verb(name, third)}"
+
+    def people(self) -> int:
+        """How many seats are people at the keyboard."""
+        return len(self.game.players) - len(self.bots)
 
     def fmt_rack(self, tiles: Sequence[Tile]) -> str:
         return self.game.alphabet.format_rack(tiles)
@@ -311,7 +419,7 @@ class Session:
     def rack_text(self, player: int) -> str:
         rack = self.game.rack(player)
         shown = self.fmt_rack(rack) or "(empty)"
-        return f"{possessive(self.name(player))} rack: {shown}"
+        return f"{capitalized(possessive(self.name(player)))} rack: {shown}"
 
     def play_text(self, event: Event) -> str:
         """A placement event as ``8F HORN (+14)``."""
@@ -341,6 +449,10 @@ class Session:
         while True:
             if self.game.is_over() and not self.final_challenge_pending():
                 return self.finish()
+            bot = self.bots.get(self.seat())
+            if bot is not None:
+                self.bot_turn(bot)
+                continue
             self.show_turn_if_changed()
             line = self.console.read(f"{self.name(self.seat())}> ")
             if line is None:
@@ -377,12 +489,12 @@ class Session:
     def show_first_draw(self) -> None:
         game = self.game
         if len(game.players) == 1:
-            self.say(f"Solo game: {game.players[0].name} plays alone.")
+            self.say(f"Solo game: {self.does(0, 'plays')} alone.")
             return
         for round_ in game.first_draw:
-            drawn = [f"{self.name(i)} draws {self.tile_name(t)}" for i, t in enumerate(round_) if t is not None]
+            drawn = [f"{self.does(i, 'draws')} {self.tile_name(t)}" for i, t in enumerate(round_) if t is not None]
             self.say("Draw for first play: " + ", ".join(drawn) + ".")
-        self.say(f"{self.name(game.first)} goes first (the letter nearest A; a blank beats every letter).")
+        self.say(f"{self.does(game.first, 'goes')} first (the letter nearest A; a blank beats every letter).")
 
     def tile_name(self, tile: Tile) -> str:
         return "a blank" if tile == BLANK else self.game.alphabet.label(tile)
@@ -402,7 +514,7 @@ class Session:
         """The board, scores, bag, whose turn, and that player's rack only."""
         game = self.game
         seat = self.seat()
-        if len(game.players) > 1 and seat != self.shown.seat:
+        if self.people() > 1 and seat != self.shown.seat:
             self.say()
             self.say(f"=== pass the keyboard to {self.name(seat)} ===")
         self.shown.seat = seat
@@ -421,8 +533,10 @@ class Session:
     def show_final_challenge_offer(self) -> None:
         event = self.game.challengeable
         assert event is not None
-        who = self.name(event.player)
-        self.say(f"{who} ended the game with {self.play_text(event)}: no tiles left in the bag or on the rack.")
+        self.say(
+            f"{self.does(event.player, 'ended')} the game with {self.play_text(event)}: "
+            "no tiles left in the bag or on the rack."
+        )
         self.say(
             f"{self.name(self.seat())}: type 'challenge' to challenge it, or press Enter to accept it and end the game."
         )
@@ -468,7 +582,6 @@ class Session:
     def cmd_move(self, text: str) -> Action:
         """A placement, an exchange or a pass for the player to move."""
         game = self.game
-        me = game.turn
         try:
             move = game.check(game.parse_move(text))
         except InvalidMoveError as err:
@@ -477,6 +590,13 @@ class Session:
         except IllegalMoveError as err:
             self.say(f"Not allowed: {err}{blank_hint(text, err)}")
             return Action.CONTINUE
+        self.play(move)
+        return Action.CONTINUE
+
+    def play(self, move: Move) -> None:
+        """Play a checked move for the player to move and say what it did."""
+        game = self.game
+        me = game.turn
         summary = self.describe_move(move)
         lost_before = [p.lost_turns for p in game.players]
         total_before = game.players[me].score
@@ -485,26 +605,26 @@ class Session:
             summary += f" = {score} point{'s' if score != 1 else ''} (total {total_before + score})"
         self.say(summary)
         self.report_missed_turns(lost_before)
-        return Action.CONTINUE
 
     def describe_move(self, move: Move) -> str:
-        """What a checked move does, said before it is played."""
+        """What a checked move does, said before it is played. An exchange
+        shows only how many tiles went back, as the opponents see it."""
         game = self.game
-        name = self.name(game.turn)
+        me = game.turn
         if move.kind is MoveKind.PASS:
-            return f"{name} passes."
+            return f"{self.does(me, 'passes')}."
         if move.kind is MoveKind.EXCHANGE:
             n = len(move.tiles)
-            return f"{name} exchanges {n} tile{'s' if n != 1 else ''}."
+            return f"{self.does(me, 'exchanges')} {n} tile{'s' if n != 1 else ''}."
         words = [(game.alphabet.format_word(w.tiles), w.score) for w in game.words(move)]
         bingo = game.rules.bingo_bonus if len(move.placed()) >= game.rules.bingo_tiles else 0
-        return f"{name} plays {game.notation(move)}: {format_words(words, bingo)}"
+        return f"{self.does(me, 'plays')} {game.notation(move)}: {format_words(words, bingo)}"
 
     def report_missed_turns(self, lost_before: Sequence[int]) -> None:
         """Say who missed a turn they lost to a failed challenge."""
         for i, p in enumerate(self.game.players):
             if p.lost_turns < lost_before[i]:
-                self.say(f"{p.name} misses this turn (lost on a failed challenge).")
+                self.say(f"{self.does(i, 'misses')} this turn (lost on a failed challenge).")
 
     def cmd_challenge(self, who: str) -> Action:
         """Challenge the last play; ``who`` names the challenger (default:
@@ -518,20 +638,29 @@ class Session:
                 self.say(f"No player named {who!r}: the players are {', '.join(p.name for p in game.players)}")
                 return Action.CONTINUE
             challenger = found
-        if event is not None and challenger == event.player:
-            self.say(f"Not allowed: {self.name(challenger)} made that play; only an opponent may challenge it.")
+        if challenger in self.bots:
+            self.say(f"Not allowed: {self.name(challenger)} is a bot; it challenges on its own turn.")
             return Action.CONTINUE
+        if event is not None and challenger == event.player:
+            self.say(f"Not allowed: {self.does(challenger, 'made')} that play; only an opponent may challenge it.")
+            return Action.CONTINUE
+        self.challenge(challenger)
+        return Action.CONTINUE
+
+    def challenge(self, challenger: int) -> None:
+        """Challenge the last play for ``challenger`` and say the ruling."""
+        game = self.game
+        event = game.challengeable
         turn_before = game.turn
         lost_before = [p.lost_turns for p in game.players]
         try:
             result = game.challenge(challenger)
         except IllegalMoveError as err:
             self.say(f"Not allowed: {err}")
-            return Action.CONTINUE
+            return
         assert event is not None
         self.report_ruling(event, challenger, result, turn_before)
         self.report_missed_turns(lost_before)
-        return Action.CONTINUE
 
     def find_player(self, text: str) -> int | None:
         """A player by name or record nickname, any case."""
@@ -545,25 +674,54 @@ class Session:
         """Say what a challenge decided and what it cost whom."""
         game = self.game
         player, me = self.name(event.player), self.name(challenger)
-        self.say(f"{me} challenges {self.event_text(event)}: {', '.join(result.words)}.")
+        self.say(f"{self.does(challenger, 'challenges')} {self.event_text(event)}: {', '.join(result.words)}.")
         if not result.valid:
             self.say(f"Not acceptable in {game.lexicon.name}: {', '.join(result.phonies)}.")
             self.say(
-                f"The play comes off: {player} takes the tiles back and loses the {event.score} points "
-                f"(now {game.players[event.player].score})."
+                f"The play comes off: {self.does(event.player, 'takes')} the tiles back and "
+                f"{verb(player, 'loses')} the {event.score} points (now {game.players[event.player].score})."
             )
             return
         self.say(f"All acceptable in {game.lexicon.name}: the play stands.")
+        loses = self.does(challenger, "loses")
         if result.points:
             self.say(
-                f"{me} loses {-result.points} points for the failed challenge (now {game.players[challenger].score})."
+                f"{loses} {-result.points} points for the failed challenge (now {game.players[challenger].score})."
             )
         elif result.lost_turn and challenger == turn_before:
-            self.say(f"{me} loses this turn for the failed challenge.")
+            self.say(f"{loses} this turn for the failed challenge.")
         elif result.lost_turn:
-            self.say(f"{me} will miss their next turn for the failed challenge.")
+            their = "your" if is_you(me) else "their"
+            self.say(f"{me} will miss {their} next turn for the failed challenge.")
         else:
             self.say("The failed challenge costs nothing.")
+
+    # -- bots ---------------------------------------------------------------
+
+    def bot_turn(self, bot: Player) -> None:
+        """What a bot does at its seat: challenge the last play if it formed
+        a word the lexicon does not accept; otherwise accept a play that ended
+        the game, or choose its move and play it."""
+        game = self.game
+        seat = self.seat()
+        event = game.challengeable
+        if self.can_challenge() and event is not None and event.player != seat and self.phonies_of(event):
+            self.say()
+            self.challenge(seat)
+            return
+        if self.final_challenge_pending():
+            assert event is not None
+            self.say()
+            self.say(f"{self.does(seat, 'accepts')} {self.event_text(event)}.")
+            self.accepted_end = True
+            return
+        self.say()
+        self.play(bot.choose(game))
+
+    def phonies_of(self, event: Event) -> list[str]:
+        """The words of a placement on the board that the lexicon does not accept."""
+        game = self.game
+        return [game.alphabet.format_word(w) for w in game.words_of(event) if w not in game.lexicon]
 
     def answer_final_challenge(self, line: str) -> Action:
         """A reply to the offer to challenge the play that ended the game."""
@@ -593,8 +751,18 @@ class Session:
         for event in self.end_events():
             self.say(self.end_event_text(event))
         self.say(self.scores_text("Final scores"))
-        self.say(game.result_text())
+        self.say(self.result_text())
         return self.save_on_exit()
+
+    def result_text(self) -> str:
+        """The game's result line, ``You win ...`` for a player named You."""
+        text = self.game.result_text()
+        outcome = self.game.outcome()
+        if outcome is not None and outcome.winner is not None:
+            name = self.name(outcome.winner)
+            if is_you(name) and text.startswith(f"{name} wins "):
+                text = f"{name} {verb(name, 'wins')} " + text.removeprefix(f"{name} wins ")
+        return text
 
     def termination_text(self) -> str:
         game = self.game
@@ -608,11 +776,10 @@ class Session:
         return [e for e in self.game.events if e.kind in kinds]
 
     def end_event_text(self, event: Event) -> str:
-        name = self.name(event.player)
         tiles = self.fmt_rack(event.end_rack)
         if event.kind is EventKind.END_RACK_POINTS:
-            return f"{name} gains {event.score} for the tiles left on the other racks ({tiles})."
-        return f"{name} loses {-event.score} for the tiles left on the rack ({tiles})."
+            return f"{self.does(event.player, 'gains')} {event.score} for the tiles left on the other racks ({tiles})."
+        return f"{self.does(event.player, 'loses')} {-event.score} for the tiles left on the rack ({tiles})."
 
     def save_on_exit(self) -> int:
         """Write the record if ``--save`` was given; the exit status."""
