@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from tilebag import cgp, gcg, replay
 from tilebag.bench import bag_count, load_suite
 from tilebag.board import Board
 from tilebag.lexicon import default_lexicon
-from tilebag.movegen import MoveGenerator
+from tilebag.movegen import MoveGenerator, native_available
 
 EMPTY = "/".join(["15"] * 15)
 
@@ -111,7 +112,26 @@ def test_bench_suite_covers_the_kinds_of_position() -> None:
 def test_bench_movegen_json() -> None:
     result = tilebag("bench", "movegen", "--json")
     assert result.returncode == 0, result.stderr
-    data = json.loads(result.stdout)["python"]
+    everything = json.loads(result.stdout)
+    data = everything["python"]
+    if native_available():
+        assert everything["native"]["plays"] == data["plays"]
+        assert everything["ratio"] > 1
     assert data["positions"] == len(load_suite())
     assert data["plays"] > 10_000
     assert data["positions_per_second"] > 0 and data["median_ms"] > 0 and data["peak_rss_mb"] > 0
+
+
+def test_info_names_the_core_in_use() -> None:
+    result = tilebag("info")
+    assert result.returncode == 0, result.stderr
+    expected = "native" if native_available() else "python"
+    assert f"move generator core: {expected}" in result.stdout
+    forced = subprocess.run(
+        [sys.executable, "-m", "tilebag", "info"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TILEBAG_CORE": "python"},
+        timeout=60,
+    )
+    assert "move generator core: python" in forced.stdout

@@ -22,7 +22,9 @@ from tilebag.board import Board
 from tilebag.errors import IllegalMoveError
 from tilebag.lexicon import WordList, default_lexicon
 from tilebag.move import Move
-from tilebag.movegen import MoveGenerator, distinct_exchanges
+from tilebag.movegen import CORES, MoveGenerator, distinct_exchanges, native_available
+
+AVAILABLE_CORES = [core for core in CORES if core == "python" or native_available()]
 
 PlayKey = tuple[tuple[tuple[int, int, int], ...], int]
 
@@ -159,7 +161,8 @@ def _generated(generator: MoveGenerator, board: Board, rack: list[Tile]) -> list
 
 def test_generator_equals_brute_force_on_random_positions(small_lexicon: WordList) -> None:
     alphabet = small_lexicon.alphabet
-    generator = MoveGenerator(small_lexicon.kwg)
+    generator = MoveGenerator(small_lexicon.kwg, core="python")
+    others = [MoveGenerator(small_lexicon.kwg, core=core) for core in AVAILABLE_CORES if core != "python"]
     rng = random.Random(7)
     blank_racks = 0
     for case in range(300):
@@ -178,21 +181,49 @@ def test_generator_equals_brute_force_on_random_positions(small_lexicon: WordLis
             f"case {case}: rack {alphabet.format_rack(rack)}\n{board.render()}\n"
             f"missing {sorted(missing)[:5]}\nextra {sorted(extra)[:5]}"
         )
+        for other in others:
+            listed = _generated(other, board, rack)
+            assert sorted(listed) == sorted(generated), f"case {case}: the {other.core} core differs"
     assert blank_racks >= 100
 
 
 def test_generator_equals_brute_force_with_the_full_lexicon() -> None:
     lexicon = default_lexicon()
     alphabet = lexicon.alphabet
-    generator = MoveGenerator(lexicon.kwg)
+    generators = [MoveGenerator(lexicon.kwg, core=core) for core in AVAILABLE_CORES]
     rng = random.Random(11)
     words = WordList(list(lexicon), name=lexicon.name)
     for turns, blanks in ((0, 0), (3, 1), (6, 2), (9, 0)):
-        board, rack = random_position(rng, generator, alphabet, turns)
+        board, rack = random_position(rng, generators[0], alphabet, turns)
         rack = [0] * blanks + rack[blanks:]
-        generated = _generated(generator, board, rack)
-        assert len(generated) == len(set(generated))
-        assert set(generated) == brute_force(board, rack, words)
+        expected = brute_force(board, rack, words)
+        for generator in generators:
+            generated = _generated(generator, board, rack)
+            assert len(generated) == len(set(generated)), generator.core
+            assert set(generated) == expected, generator.core
+
+
+@pytest.mark.skipif(not native_available(), reason="the compiled core was not built in this installation")
+def test_cores_agree_on_random_positions_with_the_full_lexicon() -> None:
+    lexicon = default_lexicon()
+    python = MoveGenerator(lexicon.kwg, core="python")
+    native = MoveGenerator(lexicon.kwg, core="native")
+    rng = random.Random(2026)
+    for case in range(30):
+        board, rack = random_position(rng, native, lexicon.alphabet, turns=case % 20)
+        if case % 4 == 1:
+            rack = [0] + rack[1:]
+        elif case % 4 == 2:
+            rack = [0, 0] + rack[2:]
+        assert sorted(_generated(native, board, rack)) == sorted(_generated(python, board, rack)), f"case {case}"
+        plays_py = python.generate(board, rack, exchanges=True)
+        plays_native = native.generate(board, rack, exchanges=True)
+        assert plays_py == plays_native, f"case {case}: same plays, scores, leaves and equities in the same order"
+
+
+def test_unknown_core_is_refused() -> None:
+    with pytest.raises(ValueError, match="python, native"):
+        MoveGenerator(WordList(["AT"]).kwg, core="fortran")
 
 
 def test_one_tile_plays_are_listed_once_across_when_they_form_an_across_word() -> None:
@@ -254,3 +285,21 @@ def test_generate_orders_by_equity_and_reports_the_leave() -> None:
     assert [p.equity for p in plays] == sorted((p.equity for p in plays), reverse=True)
     best = plays[0]
     assert board.alphabet.format_rack(best.leave) == "S"
+
+
+def test_without_the_compiled_core_the_reference_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tilebag.movegen as movegen
+
+    monkeypatch.setattr(movegen, "_native", None)
+    monkeypatch.delenv("TILEBAG_CORE", raising=False)
+    assert movegen.default_core() == "python"
+    assert MoveGenerator(WordList(["AT"]).kwg).core == "python"
+    with pytest.raises(ValueError, match="not available"):
+        MoveGenerator(WordList(["AT"]).kwg, core="native")
+
+
+def test_the_core_can_be_chosen_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tilebag.movegen as movegen
+
+    monkeypatch.setenv("TILEBAG_CORE", "python")
+    assert movegen.default_core() == "python"

@@ -84,8 +84,11 @@ def bag_count(position: Position) -> int:
     return max(0, unseen - hidden)
 
 
-def run_movegen(repeat: int = 1, progress: Callable[[int, int], None] | None = None) -> MovegenResult:
-    """Generate, score, value and sort every play of every suite position."""
+def run_movegen(
+    repeat: int = 1, progress: Callable[[int, int], None] | None = None, *, core: str = "python"
+) -> MovegenResult:
+    """Generate, score, value and sort every play of every suite position
+    with one core (``python`` or ``native``)."""
     started = time.perf_counter()
     lexicon = default_lexicon()
     load_ms = (time.perf_counter() - started) * 1000
@@ -100,7 +103,11 @@ def run_movegen(repeat: int = 1, progress: Callable[[int, int], None] | None = N
             generator = generators.get(position.bingo_bonus)
             if generator is None:
                 generator = generators[position.bingo_bonus] = MoveGenerator(
-                    lexicon.kwg, layout=position.board.layout, alphabet=position.alphabet, bingo_bonus=position.bingo_bonus
+                    lexicon.kwg,
+                    layout=position.board.layout,
+                    alphabet=position.alphabet,
+                    bingo_bonus=position.bingo_bonus,
+                    core=core,
                 )
             bag = bag_count(position)
             t0 = time.perf_counter()
@@ -110,7 +117,7 @@ def run_movegen(repeat: int = 1, progress: Callable[[int, int], None] | None = N
             if progress is not None:
                 progress(round_ * len(suite) + index + 1, total)
     return MovegenResult(
-        core="python",
+        core=core,
         positions=len(times),
         plays=plays,
         seconds=sum(times),

@@ -303,6 +303,7 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     movegen.add_argument("--repeat", type=int, default=1, metavar="N", help="run the suite N times (default 1)")
     movegen.add_argument("--json", action="store_true", help="print one JSON object")
+    movegen.add_argument("--core", choices=["python", "native"], help="measure one core only (default: both)")
     movegen.set_defaults(func=_cmd_bench_movegen)
 
 
@@ -310,6 +311,23 @@ def _cmd_bench_movegen(args: argparse.Namespace) -> int:
     from tilebag.commands import bench_movegen
 
     return bench_movegen(args)
+
+
+def _add_info(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    info = sub.add_parser("info", help="show the version, the move generator core in use and where lexicons are cached")
+    info.set_defaults(func=_cmd_info)
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    from tilebag.lexicon import DEFAULT_LEXICON, cache_dir
+    from tilebag.movegen import default_core, native_available
+
+    print(f"tilebag {__version__} (Python {sys.version.split()[0]})")
+    core = default_core()
+    built = "built" if native_available() else "not built (no C compiler at install): using the pure-Python reference"
+    print(f"move generator core: {core} (compiled core {built})")
+    print(f"default lexicon: {DEFAULT_LEXICON}, compiled lexicons cached in {cache_dir()}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -326,6 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_moves(sub)
     _add_selfplay(sub)
     _add_bench(sub)
+    _add_info(sub)
     return parser
 
 

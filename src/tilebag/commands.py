@@ -156,15 +156,28 @@ def selfplay(args: argparse.Namespace) -> int:
 
 
 def bench_movegen(args: argparse.Namespace) -> int:
-    with Progress(0, "positions") as bar:
+    from tilebag.movegen import native_available
 
-        def report(done: int, total: int) -> None:
-            bar.total = total
-            bar.update(done)
+    cores = ["python", "native"] if native_available() else ["python"]
+    if args.core:
+        cores = [args.core]
+    results = {}
+    for core in cores:
+        with Progress(0, f"positions ({core} core)") as bar:
 
-        result = run_movegen(repeat=max(1, args.repeat), progress=report)
+            def report(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(done)
+
+            results[core] = run_movegen(repeat=max(1, args.repeat), progress=report, core=core)
+    data: dict[str, object] = {core: result.as_dict() for core, result in results.items()}
+    if "python" in results and "native" in results and results["python"].positions_per_second:
+        data["ratio"] = round(results["native"].positions_per_second / results["python"].positions_per_second, 2)
     if args.json:
-        print(json.dumps({"python": result.as_dict()}))
+        print(json.dumps(data))
     else:
-        print(result.text())
+        for result in results.values():
+            print(result.text())
+        if "ratio" in data:
+            print(f"native / python: {data['ratio']} times the positions per second")
     return 0

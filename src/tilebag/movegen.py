@@ -31,6 +31,7 @@ How it finds each play exactly once:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
@@ -41,6 +42,29 @@ from tilebag.board import Board
 from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
 from tilebag.layout import BoardLayout, load_layout
 from tilebag.move import Move, MoveKind
+
+try:  # the compiled core, when it could be built
+    from tilebag import _native
+except ImportError:  # pragma: no cover - depends on the build
+    _native = None  # type: ignore[assignment]
+
+CORES = ("python", "native")
+"""The move generator's implementations: the reference and the compiled core."""
+
+
+def native_available() -> bool:
+    """Whether the compiled core was built and imports."""
+    return _native is not None
+
+
+def default_core() -> str:
+    """The core used when none is chosen: ``$TILEBAG_CORE`` when set, else
+    the compiled one when it is available."""
+    chosen = os.environ.get("TILEBAG_CORE", "").strip().lower()
+    if chosen in CORES:
+        return chosen
+    return "native" if native_available() else "python"
+
 
 ALL_LETTERS = (1 << 64) - 2
 """A cross-set allowing every tile (bits 1..63; bit 0 is never a letter)."""
@@ -104,7 +128,14 @@ class MoveGenerator:
         bingo_tiles: int = 7,
         bingo_bonus: int = 50,
         first_play_min_tiles: int = 2,
+        core: str | None = None,
     ) -> None:
+        core = core or default_core()
+        if core not in CORES:
+            raise ValueError(f"no move generator core {core!r} (known: {', '.join(CORES)})")
+        if core == "native" and not native_available():
+            raise ValueError("the compiled core is not available in this installation (it needs a C compiler at install)")
+        self.core = core
         self.kwg = kwg
         self.layout = layout or load_layout("standard")
         self.alphabet = alphabet or load_alphabet("english")
@@ -117,12 +148,35 @@ class MoveGenerator:
         scores = list(self.alphabet.scores)
         self._scores = scores + [0] * (64 - len(scores))
         self._cross_cache: dict[tuple[bytes, bytes], int] = {}
+        self._letter_mult = bytes(self.layout.letter_multipliers)
+        self._word_mult = bytes(self.layout.word_multipliers)
 
     # -- public API ---------------------------------------------------------
 
     def placements(self, board: Board, rack: Sequence[Tile]) -> list[tuple[Move, int]]:
         """Every legal placement of ``rack`` (0 for a blank) with its score,
         in no particular order."""
+        if self.core == "native":
+            listed = _native.placements(
+                self._nodes,
+                self._gaddag_root,
+                self._dawg_root,
+                self.layout.rows,
+                self.layout.cols,
+                bytes(board.tiles),
+                self._letter_mult,
+                self._word_mult,
+                self._scores,
+                self.layout.start,
+                bytes(rack),
+                self.bingo_tiles,
+                self.bingo_bonus,
+                self.first_play_min_tiles,
+            )
+            return [
+                (Move(MoveKind.PLACE, start if down else index, index if down else start, down, tuple(tiles)), score)
+                for start, index, down, tiles, score in listed
+            ]
         counts = [0] * 64
         for tile in rack:
             counts[tile] += 1

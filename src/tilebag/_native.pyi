@@ -1,0 +1,21 @@
+"""Type stub of the compiled core (``_native.c``)."""
+
+from collections.abc import Sequence
+
+def placements(
+    nodes: object,
+    gaddag_root: int,
+    dawg_root: int,
+    rows: int,
+    cols: int,
+    board: bytes,
+    letter_mult: bytes,
+    word_mult: bytes,
+    scores: Sequence[int],
+    start: int,
+    rack: bytes,
+    bingo_tiles: int,
+    bingo_bonus: int,
+    first_min: int,
+    /,
+) -> list[tuple[int, int, bool, bytes, int]]: ...
