@@ -51,7 +51,21 @@ typedef struct {
     uint8_t placed[MAX_LANE];
     PyObject *out;
     int failed;
+    /* valued mode: equity from a table of leave values indexed by the tiles used */
+    int valued;
+    int tile_stride[64];          /* index step of each rack tile (0 = blank) */
+    int used;
+    const double *leave_values;
+    Py_ssize_t value_count;
+    struct Found *found;
+    Py_ssize_t found_count, found_cap;
 } Gen;
+
+typedef struct Found {
+    double equity;
+    int score, start, lane, down, len, used;
+    uint8_t tiles[MAX_LANE];
+} Found;
 
 static inline int tile_face(const Gen *g, uint8_t tile) {
     return (tile & BLANK_BIT) ? 0 : g->scores[tile];
@@ -163,6 +177,30 @@ static void record(Gen *g, int start, int end, int main_score, int wmul, int cro
     }
     int score = main_score * wmul + cross;
     if (count >= g->bingo_tiles) score += g->bingo_bonus;
+    if (g->valued) {
+        if (g->used < 0 || g->used >= g->value_count) {
+            PyErr_SetString(PyExc_ValueError, "placements: the leave table is too short for this rack");
+            g->failed = 1;
+            return;
+        }
+        if (g->found_count == g->found_cap) {
+            Py_ssize_t cap = g->found_cap ? g->found_cap * 2 : 1024;
+            Found *grown = PyMem_Realloc(g->found, (size_t)cap * sizeof(Found));
+            if (!grown) { PyErr_NoMemory(); g->failed = 1; return; }
+            g->found = grown;
+            g->found_cap = cap;
+        }
+        Found *f = &g->found[g->found_count++];
+        f->equity = (double)score + g->leave_values[g->used];
+        f->score = score;
+        f->start = start;
+        f->lane = g->lane;
+        f->down = g->down;
+        f->len = end - start + 1;
+        f->used = g->used;
+        memcpy(f->tiles, g->placed + start, (size_t)f->len);
+        return;
+    }
     PyObject *tiles = PyBytes_FromStringAndSize((const char *)g->placed + start, end - start + 1);
     if (!tiles) { g->failed = 1; return; }
     PyObject *item = Py_BuildValue("(iiONi)", start, g->lane, g->down ? Py_True : Py_False, tiles, score);
@@ -190,17 +228,21 @@ static void place(Gen *g, int phase, int pos, uint32_t arc, int main_score, int 
         if ((usable >> letter) & 1) {
             if (g->counts[letter]) {
                 if (--g->counts[letter] == 0) g->held ^= (uint64_t)1 << letter;
+                g->used += g->tile_stride[letter];
                 g->placed[pos] = (uint8_t)letter;
                 int points = g->scores[letter] * lm;
                 next_square(g, phase, pos, index, main_score + points, wmul * wm,
                             cross + (cs != NO_CROSS ? (cs + points) * wm : 0), count + 1, anchor, other);
+                g->used -= g->tile_stride[letter];
                 if (g->counts[letter]++ == 0) g->held ^= (uint64_t)1 << letter;
             }
             if (blanks) {
                 g->counts[0]--;
+                g->used += g->tile_stride[0];
                 g->placed[pos] = (uint8_t)(letter | BLANK_BIT);
                 next_square(g, phase, pos, index, main_score, wmul * wm, cross + (cs != NO_CROSS ? cs * wm : 0),
                             count + 1, anchor, other);
+                g->used -= g->tile_stride[0];
                 g->counts[0]++;
             }
             g->placed[pos] = 0;
@@ -274,6 +316,39 @@ static void generate_lane(Gen *g) {
     }
 }
 
+static int compare_found(const void *a, const void *b) {
+    /* the order of tilebag.movegen.play_order: best equity, higher score,
+       then across before down, row, column and tiles */
+    const Found *x = a, *y = b;
+    if (x->equity != y->equity) return x->equity > y->equity ? -1 : 1;
+    if (x->score != y->score) return x->score > y->score ? -1 : 1;
+    if (x->down != y->down) return x->down - y->down;
+    int xr = x->down ? x->start : x->lane, yr = y->down ? y->start : y->lane;
+    if (xr != yr) return xr - yr;
+    int xc = x->down ? x->lane : x->start, yc = y->down ? y->lane : y->start;
+    if (xc != yc) return xc - yc;
+    int n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->tiles, y->tiles, (size_t)n);
+    if (c) return c;
+    return x->len - y->len;
+}
+
+static PyObject *found_list(Gen *g, Py_ssize_t top) {
+    if (g->found_count > 1) qsort(g->found, (size_t)g->found_count, sizeof(Found), compare_found);
+    Py_ssize_t n = g->found_count;
+    if (top >= 0 && top < n) n = top;
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Found *f = &g->found[i];
+        PyObject *item = Py_BuildValue("(iiOy#idi)", f->start, f->lane, f->down ? Py_True : Py_False,
+                                       (const char *)f->tiles, (Py_ssize_t)f->len, f->score, f->equity, f->used);
+        if (!item) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
 static int fill_scores(Gen *g, PyObject *scores) {
     PyObject *seq = PySequence_Fast(scores, "scores must be a sequence of ints");
     if (!seq) return -1;
@@ -299,9 +374,13 @@ static PyObject *placements(PyObject *self, PyObject *args) {
     Py_buffer nodes, board, lmult, wmult, rack;
     unsigned int gaddag_root, dawg_root;
     int rows, cols, start, bingo_tiles, bingo_bonus, first_min;
-    PyObject *scores;
-    if (!PyArg_ParseTuple(args, "y*IIiiy*y*y*Oiy*iii", &nodes, &gaddag_root, &dawg_root, &rows, &cols, &board, &lmult,
-                          &wmult, &scores, &start, &rack, &bingo_tiles, &bingo_bonus, &first_min))
+    PyObject *scores, *values = NULL, *values_seq = NULL;
+    Py_buffer strides = {0};
+    Py_ssize_t top = -1;
+    double *leave_values = NULL;
+    if (!PyArg_ParseTuple(args, "y*IIiiy*y*y*Oiy*iii|y*On", &nodes, &gaddag_root, &dawg_root, &rows, &cols, &board,
+                          &lmult, &wmult, &scores, &start, &rack, &bingo_tiles, &bingo_bonus, &first_min, &strides,
+                          &values, &top))
         return NULL;
     PyObject *result = NULL;
     Gen *g = NULL;
@@ -334,6 +413,24 @@ static PyObject *placements(PyObject *self, PyObject *args) {
     g->bingo_bonus = bingo_bonus;
     g->first_min = first_min;
     if (fill_scores(g, scores) < 0) goto done;
+    if (strides.buf) {
+        if (strides.len != 64 || !values) {
+            PyErr_SetString(PyExc_ValueError, "placements: strides must be 64 bytes, with a table of leave values");
+            goto done;
+        }
+        values_seq = PySequence_Fast(values, "leave values must be a sequence of floats");
+        if (!values_seq) goto done;
+        g->value_count = PySequence_Fast_GET_SIZE(values_seq);
+        leave_values = PyMem_Malloc((size_t)(g->value_count ? g->value_count : 1) * sizeof(double));
+        if (!leave_values) { PyErr_NoMemory(); goto done; }
+        for (Py_ssize_t i = 0; i < g->value_count; i++) {
+            leave_values[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values_seq, i));
+            if (leave_values[i] == -1.0 && PyErr_Occurred()) goto done;
+        }
+        for (int t = 0; t < 64; t++) g->tile_stride[t] = ((const uint8_t *)strides.buf)[t];
+        g->leave_values = leave_values;
+        g->valued = 1;
+    }
     const uint8_t *r = rack.buf;
     for (Py_ssize_t i = 0; i < rack.len; i++) {
         if (r[i] >= 64) { PyErr_SetString(PyExc_ValueError, "placements: rack tile out of range"); goto done; }
@@ -373,10 +470,18 @@ static PyObject *placements(PyObject *self, PyObject *args) {
         Py_CLEAR(g->out);
         goto done;
     }
-    result = g->out;
-    g->out = NULL;
+    if (g->valued) {
+        result = found_list(g, top);
+    } else {
+        result = g->out;
+        g->out = NULL;
+    }
 done:
+    Py_XDECREF(values_seq);
+    PyMem_Free(leave_values);
+    if (strides.buf) PyBuffer_Release(&strides);
     if (g) {
+        PyMem_Free(g->found);
         Py_XDECREF(g->out);
         PyMem_Free(g->masks[0]);
         PyMem_Free(g->cross[0]);

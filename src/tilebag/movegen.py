@@ -218,6 +218,8 @@ class MoveGenerator:
         :param top: keep only this many best plays.
         """
         rack = list(rack)
+        if self.core == "native":
+            return self._generate_native(board, rack, leaves, bag_count, exchanges, top)
         plays: list[Play] = []
         leave_cache: dict[bytes, tuple[tuple[Tile, ...], float]] = {}
 
@@ -245,6 +247,76 @@ class MoveGenerator:
                     plays.append(valued(Move.exchange(tiles), 0, tiles))
         plays.sort(key=play_order)
         return plays[:top] if top is not None else plays
+
+    def _leave_value(self, kept: list[Tile], leaves: LeaveValues | None, bag_count: int) -> float:
+        if bag_count > 0:
+            return leaves.value(kept) if leaves is not None else 0.0
+        return -2.0 * sum(self._scores[t] for t in kept)
+
+    def _generate_native(
+        self,
+        board: Board,
+        rack: list[Tile],
+        leaves: LeaveValues | None,
+        bag_count: int,
+        exchanges: bool,
+        top: int | None,
+    ) -> list[Play]:
+        """:meth:`generate` with scoring, leave values and sorting in the
+        compiled core. The leave of every sub-rack is valued once, here, into
+        a table the core indexes by the tiles a play uses."""
+        kinds = sorted(set(rack))
+        tally = [rack.count(t) for t in kinds]
+        strides = bytearray(64)
+        size = 1
+        for tile, count in zip(kinds, tally, strict=True):
+            strides[tile] = size
+            size *= count + 1
+        values: list[float] = [0.0] * size
+        kept_by_index: list[tuple[Tile, ...]] = [()] * size
+        for used in product(*(range(count + 1) for count in tally)):
+            index = sum(n * strides[t] for t, n in zip(kinds, used, strict=True))
+            kept = [t for t, count, n in zip(kinds, tally, used, strict=True) for _ in range(count - n)]
+            kept_by_index[index] = tuple(kept)
+            values[index] = self._leave_value(kept, leaves, bag_count)
+        listed = _native.placements(
+            self._nodes,
+            self._gaddag_root,
+            self._dawg_root,
+            self.layout.rows,
+            self.layout.cols,
+            bytes(board.tiles),
+            self._letter_mult,
+            self._word_mult,
+            self._scores,
+            self.layout.start,
+            bytes(rack),
+            self.bingo_tiles,
+            self.bingo_bonus,
+            self.first_play_min_tiles,
+            bytes(strides),
+            values,
+            -1 if top is None else top,
+        )
+        plays = [
+            Play(
+                Move(MoveKind.PLACE, start if down else lane, lane if down else start, down, tuple(tiles)),
+                score,
+                kept_by_index[used],
+                equity,
+            )
+            for start, lane, down, tiles, score, equity, used in listed
+        ]
+        if exchanges:
+            plays.append(Play(Move.pass_(), 0, kept_by_index[0], values[0]))
+            if bag_count >= 7:
+                for tiles in distinct_exchanges(rack):
+                    index = sum(strides[t] for t in tiles)
+                    plays.append(Play(Move.exchange(tiles), 0, kept_by_index[index], values[index]))
+            plays.sort(key=play_order)
+            if top is not None:
+                del plays[top:]
+        return plays
 
     # -- board analysis -------------------------------------------------------
 
