@@ -32,6 +32,7 @@ How it finds each play exactly once:
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
@@ -157,22 +158,7 @@ class MoveGenerator:
         """Every legal placement of ``rack`` (0 for a blank) with its score,
         in no particular order."""
         if self.core == "native":
-            listed = _native.placements(
-                self._nodes,
-                self._gaddag_root,
-                self._dawg_root,
-                self.layout.rows,
-                self.layout.cols,
-                bytes(board.tiles),
-                self._letter_mult,
-                self._word_mult,
-                self._scores,
-                self.layout.start,
-                bytes(rack),
-                self.bingo_tiles,
-                self.bingo_bonus,
-                self.first_play_min_tiles,
-            )
+            listed = _native.placements(*self._native_args(board, rack))
             return [
                 (Move(MoveKind.PLACE, start if down else index, index if down else start, down, tuple(tiles)), score)
                 for start, index, down, tiles, score in listed
@@ -248,6 +234,28 @@ class MoveGenerator:
         plays.sort(key=play_order)
         return plays[:top] if top is not None else plays
 
+    def _native_args(
+        self, board: Board, rack: Sequence[Tile]
+    ) -> tuple[array[int], int, int, int, int, bytes, bytes, bytes, list[int], int, bytes, int, int, int]:
+        """The position and the rules as the compiled core takes them."""
+        layout = self.layout
+        return (
+            self._nodes,
+            self._gaddag_root,
+            self._dawg_root,
+            layout.rows,
+            layout.cols,
+            bytes(board.tiles),
+            self._letter_mult,
+            self._word_mult,
+            self._scores,
+            layout.start,
+            bytes(rack),
+            self.bingo_tiles,
+            self.bingo_bonus,
+            self.first_play_min_tiles,
+        )
+
     def _leave_value(self, kept: list[Tile], leaves: LeaveValues | None, bag_count: int) -> float:
         if bag_count > 0:
             return leaves.value(kept) if leaves is not None else 0.0
@@ -280,20 +288,7 @@ class MoveGenerator:
             kept_by_index[index] = tuple(kept)
             values[index] = self._leave_value(kept, leaves, bag_count)
         listed = _native.placements(
-            self._nodes,
-            self._gaddag_root,
-            self._dawg_root,
-            self.layout.rows,
-            self.layout.cols,
-            bytes(board.tiles),
-            self._letter_mult,
-            self._word_mult,
-            self._scores,
-            self.layout.start,
-            bytes(rack),
-            self.bingo_tiles,
-            self.bingo_bonus,
-            self.first_play_min_tiles,
+            *self._native_args(board, rack),
             bytes(strides),
             values,
             -1 if top is None else top,
