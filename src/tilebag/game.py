@@ -23,6 +23,7 @@ Move.from_gcg('H6 FA.M')
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -379,7 +380,7 @@ class Game:
             termination=self.termination,
             went_out=self.went_out,
             challengeable=self._challengeable,
-            events=tuple(_copy_event(e) for e in self.events),
+            events=tuple(self.events),  # shared: events are replaced, never changed, once recorded
             end_index=self._end_index,
             end_count=self._end_count,
             undo=undo,
@@ -647,9 +648,11 @@ class Game:
 
     def _retotal(self) -> None:
         totals = [0] * len(self.players)
-        for e in self.events:
+        for i, e in enumerate(self.events):
             totals[e.player] += e.score
-            e.total = totals[e.player]
+            if e.total != totals[e.player]:
+                # a new event, not a change: snapshots share the old one
+                self.events[i] = dataclasses.replace(e, total=totals[e.player])
 
     def add_points(self, player: int, points: int, kind: EventKind = EventKind.CHALLENGE) -> None:
         """Add points to a player outside of a play: a challenge bonus as
