@@ -235,9 +235,10 @@ def test_unknown_core_is_refused() -> None:
         MoveGenerator(WordList(["AT"]).kwg, core="fortran")
 
 
-def test_one_tile_plays_are_listed_once_across_when_they_form_an_across_word() -> None:
+@pytest.mark.parametrize("core", AVAILABLE_CORES)
+def test_one_tile_plays_are_listed_once_across_when_they_form_an_across_word(core: str) -> None:
     lexicon = WordList(["AT", "TA", "AA", "TAT"])
-    generator = MoveGenerator(lexicon.kwg)
+    generator = MoveGenerator(lexicon.kwg, core=core)
     board = Board()
     board.place(Move.from_gcg("8G AT"))
     plays = generator.placements(board, board.alphabet.parse_rack("A"))
@@ -253,25 +254,28 @@ def test_one_tile_plays_are_listed_once_across_when_they_form_an_across_word() -
         assert move.down is not forms_across
 
 
-def test_first_play_covers_the_start_square_in_both_directions() -> None:
+@pytest.mark.parametrize("core", AVAILABLE_CORES)
+def test_first_play_covers_the_start_square_in_both_directions(core: str) -> None:
     lexicon = WordList(["QI"])
-    generator = MoveGenerator(lexicon.kwg)
+    generator = MoveGenerator(lexicon.kwg, core=core)
     board = Board()
     plays = {board.notation(move): score for move, score in generator.placements(board, board.alphabet.parse_rack("QI"))}
     assert plays == {"8G QI": 22, "8H QI": 22, "H7 QI": 22, "H8 QI": 22}
 
 
-def test_blank_designations_are_distinct_plays() -> None:
+@pytest.mark.parametrize("core", AVAILABLE_CORES)
+def test_blank_designations_are_distinct_plays(core: str) -> None:
     lexicon = WordList(["AT", "IT"])
-    generator = MoveGenerator(lexicon.kwg)
+    generator = MoveGenerator(lexicon.kwg, core=core)
     board = Board()
     plays = {board.notation(move) for move, _ in generator.placements(board, board.alphabet.parse_rack("?T"))}
     assert {"8G aT", "8G iT", "8H aT", "8H iT"} <= plays
 
 
-def test_exchanges_and_pass_only_when_asked() -> None:
+@pytest.mark.parametrize("core", AVAILABLE_CORES)
+def test_exchanges_and_pass_only_when_asked(core: str) -> None:
     lexicon = WordList(["AT"])
-    generator = MoveGenerator(lexicon.kwg)
+    generator = MoveGenerator(lexicon.kwg, core=core)
     board = Board()
     rack = board.alphabet.parse_rack("AAT")
     plain = generator.generate(board, rack)
@@ -284,9 +288,10 @@ def test_exchanges_and_pass_only_when_asked() -> None:
     assert Counter(play.move.kind.value for play in late)["exchange"] == 0
 
 
-def test_generate_orders_by_equity_and_reports_the_leave() -> None:
+@pytest.mark.parametrize("core", AVAILABLE_CORES)
+def test_generate_orders_by_equity_and_reports_the_leave(core: str) -> None:
     lexicon = WordList(["AT", "TA", "CAT"])
-    generator = MoveGenerator(lexicon.kwg)
+    generator = MoveGenerator(lexicon.kwg, core=core)
     board = Board()
     rack = board.alphabet.parse_rack("CATS")
     plays = generator.generate(board, rack)

@@ -4,16 +4,28 @@
  * It follows tilebag/movegen.py (the reference) step for step: the same
  * anchors, the same cross-sets, the same GADDAG walk, the same rule for
  * reporting a one-tile play once, so both list exactly the same plays with
- * the same scores. The word graph is read in place from the KWG node array
- * (a buffer of 32-bit nodes); nothing is allocated per node or per step of
- * the walk, only one result tuple per play found.
+ * the same scores. On top of the reference it values leaves itself (the
+ * heuristic formula of tilebag.leaves, a KLV file, or a table the caller
+ * computed), sorts in the reference's order, and, when only the best few
+ * plays are wanted, skips every anchor whose bound cannot beat them
+ * ("shadow" bounds: the best score any play through the anchor could reach,
+ * whatever the words, plus the best leave it could keep).
+ *
+ * The word graph is read in place from the KWG node array. A Core object
+ * holds the rules and the scratch space of one generator, so nothing is
+ * allocated per node, per step or per play: plays are written into a
+ * reusable array and copied once into the result, a Plays sequence that
+ * makes a Python tuple only for the play asked for.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #define MAX_LANE 32
+#define MAX_SQUARES (MAX_LANE * MAX_LANE)
+#define MAX_RACK 16
 #define TILE_SHIFT 24
 #define ACCEPTS 0x800000u
 #define IS_END 0x400000u
@@ -21,61 +33,125 @@
 #define BLANK_BIT 0x80
 #define NO_CROSS (-1)
 #define ALL_LETTERS (~(uint64_t)1)
+#define TOP_LIMIT 256 /* a larger top N generates everything, then cuts */
+
+enum { PLACE = 0, EXCHANGE = 1, PASS = 2 };
+
+typedef struct Found {
+    double equity;
+    int score;
+    uint8_t kind, down, start, lane, len, pad[3];
+    uint8_t tiles[MAX_LANE];
+} Found;
+
+typedef struct Bound {
+    double equity;
+    int down, lane, anchor, leftmost;
+} Bound;
+
+/* ---- leave models ------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    int tile_count;
+    double tile_values[64];
+    double repeat_penalties[64];
+    uint64_t vowels;
+    int q, u;
+    double third_copy_factor, balance_target, balance_weight, one_kind_consonant, one_kind_vowel, q_penalty;
+} Heuristic;
+
+typedef struct {
+    PyObject_HEAD
+    uint32_t *nodes;
+    uint32_t *counts;
+    double *values;
+    Py_ssize_t node_count, value_count;
+} Klv;
+
+static PyTypeObject HeuristicType, KlvType, CoreType, PlaysType;
+
+/* ---- the generator's state ------------------------------------------------ */
 
 typedef struct {
     const uint32_t *nodes;
+    uint64_t *letters_from; /* per node: the letters of it and the rest of its sibling list */
     Py_ssize_t node_count;
     uint32_t gaddag_root, dawg_root;
-    int rows, cols;
-    const uint8_t *board;        /* rows * cols tiles */
-    const uint8_t *letter_mult;  /* per square */
-    const uint8_t *word_mult;
+    int rows, cols, size;
+    uint8_t letter_mult[MAX_SQUARES], word_mult[MAX_SQUARES];
     int scores[64];
     int start;
     int bingo_tiles, bingo_bonus, first_min;
+    /* the call */
+    const uint8_t *board;
     int rack_size;
     int counts[64];
-    uint64_t held;                /* bit per letter the rack still holds */
-    int board_empty;
-    /* per-square cross-sets and cross scores, for plays across ([0]) and down ([1]) */
-    uint64_t *masks[2];
-    int *cross[2];
-    uint8_t *anchor;
+    uint64_t held; /* bit per letter the rack still holds */
+    int board_empty, min_tiles;
+    uint64_t masks[2][MAX_SQUARES]; /* cross-sets for plays across ([0]) and down ([1]) */
+    int cross[2][MAX_SQUARES];
+    uint8_t anchor[MAX_SQUARES];
     /* the lane being generated */
-    int down, lane, length, min_tiles;
+    int down, lane, length;
     uint8_t letters[MAX_LANE];
     int face[MAX_LANE];
     uint64_t lmask[MAX_LANE];
     int lcross[MAX_LANE];
     int lm[MAX_LANE], wm[MAX_LANE];
+    uint8_t lane_anchor[MAX_LANE];
     uint8_t placed[MAX_LANE];
-    PyObject *out;
     int failed;
-    /* valued mode: equity from a table of leave values indexed by the tiles used */
+    /* unvalued mode: one tuple per play into `out` */
+    PyObject *out;
+    /* valued mode: equity from the leave table, indexed by the tiles used */
     int valued;
-    int tile_stride[64];          /* index step of each rack tile (0 = blank) */
+    int tile_stride[64];
     int used;
-    const double *leave_values;
-    Py_ssize_t value_count;
-    struct Found *found;
+    double *leave_values;
+    Py_ssize_t value_count, value_cap;
+    double best_leave[MAX_RACK + 1]; /* best leave keeping rack_size - n tiles, by n used */
+    Found *found;
     Py_ssize_t found_count, found_cap;
+    Py_ssize_t top; /* > 0: keep only the best `top` plays, in order, in `found` */
+    Bound *bounds;
 } Gen;
 
-typedef struct Found {
-    double equity;
-    int score, start, lane, down, len, used;
-    uint8_t tiles[MAX_LANE];
-} Found;
+typedef struct {
+    PyObject_HEAD
+    Py_buffer nodes_view;
+    Gen gen;
+} Core;
 
-static inline int tile_face(const Gen *g, uint8_t tile) {
-    return (tile & BLANK_BIT) ? 0 : g->scores[tile];
+typedef struct {
+    PyObject_HEAD
+    Found *items;
+    Py_ssize_t count;
+    int rack_counts[64];
+} Plays;
+
+/* Bits set in x, inline (the compiler's builtin is a library call on
+   targets without a popcount instruction). */
+static inline uint32_t bit_count(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
 }
 
+/* The node for `letter` in the sibling list at `arc`, given the list's
+   letters: counted, not searched. */
+static inline uint32_t arc_for(uint32_t arc, uint64_t present, int letter) {
+    return arc + bit_count(present & ((((uint64_t)1) << letter) - 1));
+}
+
+static inline int tile_face(const Gen *g, uint8_t tile) { return (tile & BLANK_BIT) ? 0 : g->scores[tile]; }
+
 /* The node for `tile` in the sibling list at `arc`, or -1. */
-static inline Py_ssize_t seek(const Gen *g, uint32_t arc, int tile) {
+static inline Py_ssize_t seek(const uint32_t *nodes, uint32_t arc, int tile) {
     if (!arc) return -1;
     for (;;) {
-        uint32_t value = g->nodes[arc];
+        uint32_t value = nodes[arc];
         int found = (int)(value >> TILE_SHIFT);
         if (found == tile) return (Py_ssize_t)arc;
         if (found > tile || (value & IS_END)) return -1;
@@ -88,7 +164,7 @@ static inline Py_ssize_t seek(const Gen *g, uint32_t arc, int tile) {
 static Py_ssize_t walk(const Gen *g, uint32_t arc, const uint8_t *tiles, int n) {
     Py_ssize_t node = -1;
     for (int i = 0; i < n; i++) {
-        node = seek(g, arc, tiles[i]);
+        node = seek(g->nodes, arc, tiles[i]);
         if (node < 0) return -1;
         arc = g->nodes[node] & ARC_MASK;
     }
@@ -169,6 +245,110 @@ static void compute_cross(Gen *g, int down) {
     }
 }
 
+/* ---- the order of plays --------------------------------------------------- */
+
+/* The order of tilebag.movegen.play_order: best equity, higher score, then
+   kind, across before down, row, column and tiles. */
+static int compare_found(const Found *x, const Found *y) {
+    if (x->equity != y->equity) return x->equity > y->equity ? -1 : 1;
+    if (x->score != y->score) return x->score > y->score ? -1 : 1;
+    if (x->kind != y->kind) return (int)x->kind - (int)y->kind;
+    if (x->down != y->down) return (int)x->down - (int)y->down;
+    int xr = x->down ? x->start : x->lane, yr = y->down ? y->start : y->lane;
+    if (xr != yr) return xr - yr;
+    int xc = x->down ? x->lane : x->start, yc = y->down ? y->lane : y->start;
+    if (xc != yc) return xc - yc;
+    int n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->tiles, y->tiles, (size_t)n);
+    if (c) return c;
+    return (int)x->len - (int)y->len;
+}
+
+/* Sorting all plays moves small keys, not whole plays: the equity and score
+   settle almost every comparison, the play itself the rest. */
+typedef struct SortKey {
+    double equity;
+    int score;
+    uint32_t place; /* kind, direction, row, column: the next ties, in one number */
+    const Found *found;
+    Py_ssize_t index;
+} SortKey;
+
+static inline int key_before(const SortKey *x, const SortKey *y) {
+    if (x->equity != y->equity) return x->equity > y->equity;
+    if (x->score != y->score) return x->score > y->score;
+    if (x->place != y->place) return x->place < y->place;
+    return compare_found(x->found, y->found) < 0;
+}
+
+/* Quicksort (median of three, insertion sort for short runs), with the
+   comparison inlined: no two plays are equal, so the order is total. */
+static void sort_keys(SortKey *keys, Py_ssize_t n) {
+    while (n > 16) {
+        Py_ssize_t mid = n / 2, last = n - 1;
+        if (key_before(&keys[mid], &keys[0])) { SortKey t = keys[mid]; keys[mid] = keys[0]; keys[0] = t; }
+        if (key_before(&keys[last], &keys[0])) { SortKey t = keys[last]; keys[last] = keys[0]; keys[0] = t; }
+        if (key_before(&keys[last], &keys[mid])) { SortKey t = keys[last]; keys[last] = keys[mid]; keys[mid] = t; }
+        SortKey pivot = keys[mid];
+        Py_ssize_t i = 0, j = last;
+        for (;;) {
+            while (key_before(&keys[i], &pivot)) i++;
+            while (key_before(&pivot, &keys[j])) j--;
+            if (i >= j) break;
+            SortKey t = keys[i]; keys[i] = keys[j]; keys[j] = t;
+            i++;
+            j--;
+        }
+        /* recurse into the smaller side, loop on the larger */
+        Py_ssize_t left = j + 1;
+        if (left < n - left) {
+            sort_keys(keys, left);
+            keys += left;
+            n -= left;
+        } else {
+            sort_keys(keys + left, n - left);
+            n = left;
+        }
+    }
+    for (Py_ssize_t i = 1; i < n; i++) {
+        SortKey t = keys[i];
+        Py_ssize_t j = i;
+        while (j > 0 && key_before(&t, &keys[j - 1])) { keys[j] = keys[j - 1]; j--; }
+        keys[j] = t;
+    }
+}
+
+static int grow_found(Gen *g) {
+    Py_ssize_t cap = g->found_cap ? g->found_cap * 2 : 1024;
+    Found *grown = PyMem_Realloc(g->found, (size_t)cap * sizeof(Found));
+    if (!grown) { PyErr_NoMemory(); g->failed = 1; return -1; }
+    g->found = grown;
+    g->found_cap = cap;
+    return 0;
+}
+
+/* Keep a play: appended (all plays), or inserted in order among the best
+   `top` (dropped when it does not make it). */
+static void keep(Gen *g, const Found *f) {
+    if (g->top > 0) {
+        Py_ssize_t n = g->found_count;
+        if (n == g->top) {
+            if (compare_found(f, &g->found[n - 1]) >= 0) return;
+            n--;
+        }
+        Py_ssize_t i = n;
+        while (i > 0 && compare_found(f, &g->found[i - 1]) < 0) i--;
+        memmove(&g->found[i + 1], &g->found[i], (size_t)(n - i) * sizeof(Found));
+        g->found[i] = *f;
+        g->found_count = n + 1;
+        return;
+    }
+    if (g->found_count == g->found_cap && grow_found(g) < 0) return;
+    g->found[g->found_count++] = *f;
+}
+
+/* ---- the GADDAG walk -------------------------------------------------------- */
+
 static void record(Gen *g, int start, int end, int main_score, int wmul, int cross, int count) {
     if (g->failed || count < g->min_tiles) return;
     if (count == 1 && g->down) {
@@ -178,27 +358,25 @@ static void record(Gen *g, int start, int end, int main_score, int wmul, int cro
     int score = main_score * wmul + cross;
     if (count >= g->bingo_tiles) score += g->bingo_bonus;
     if (g->valued) {
-        if (g->used < 0 || g->used >= g->value_count) {
-            PyErr_SetString(PyExc_ValueError, "placements: the leave table is too short for this rack");
-            g->failed = 1;
-            return;
+        double equity = (double)score + g->leave_values[g->used];
+        Found *f, candidate;
+        if (g->top > 0) {
+            if (g->found_count == g->top && equity < g->found[g->found_count - 1].equity) return;
+            f = &candidate;
+        } else {
+            if (g->found_count == g->found_cap && grow_found(g) < 0) return;
+            f = &g->found[g->found_count]; /* written in place, kept below */
         }
-        if (g->found_count == g->found_cap) {
-            Py_ssize_t cap = g->found_cap ? g->found_cap * 2 : 1024;
-            Found *grown = PyMem_Realloc(g->found, (size_t)cap * sizeof(Found));
-            if (!grown) { PyErr_NoMemory(); g->failed = 1; return; }
-            g->found = grown;
-            g->found_cap = cap;
-        }
-        Found *f = &g->found[g->found_count++];
-        f->equity = (double)score + g->leave_values[g->used];
+        f->equity = equity;
         f->score = score;
-        f->start = start;
-        f->lane = g->lane;
-        f->down = g->down;
-        f->len = end - start + 1;
-        f->used = g->used;
-        memcpy(f->tiles, g->placed + start, (size_t)f->len);
+        f->kind = PLACE;
+        f->down = (uint8_t)g->down;
+        f->start = (uint8_t)start;
+        f->lane = (uint8_t)g->lane;
+        f->len = (uint8_t)(end - start + 1);
+        memcpy(f->tiles, g->placed + start, f->len);
+        if (g->top > 0) keep(g, f);
+        else g->found_count++;
         return;
     }
     PyObject *tiles = PyBytes_FromStringAndSize((const char *)g->placed + start, end - start + 1);
@@ -222,10 +400,13 @@ static void place(Gen *g, int phase, int pos, uint32_t arc, int main_score, int 
     uint64_t usable = blanks ? g->lmask[pos] : (g->lmask[pos] & g->held);
     if (!usable) return;
     int lm = g->lm[pos], wm = g->wm[pos], cs = g->lcross[pos];
-    for (uint32_t index = arc;; index++) {
-        uint32_t value = g->nodes[index];
-        int letter = (int)(value >> TILE_SHIFT);
-        if ((usable >> letter) & 1) {
+    uint64_t present = g->letters_from[arc];
+    /* only the arcs for letters both present and usable, found by counting
+       the letters before each in the list */
+    for (uint64_t wanted = present & usable; wanted; wanted &= wanted - 1) {
+        int letter = __builtin_ctzll(wanted);
+        uint32_t index = arc_for(arc, present, letter);
+        {
             if (g->counts[letter]) {
                 if (--g->counts[letter] == 0) g->held ^= (uint64_t)1 << letter;
                 g->used += g->tile_stride[letter];
@@ -247,7 +428,6 @@ static void place(Gen *g, int phase, int pos, uint32_t arc, int main_score, int 
             }
             g->placed[pos] = 0;
         }
-        if (value & IS_END) return;
     }
 }
 
@@ -259,8 +439,11 @@ static void step(Gen *g, int phase, int pos, uint32_t arc, int main_score, int w
         place(g, phase, pos, arc, main_score, wmul, cross, count, anchor, other);
         return;
     }
-    Py_ssize_t node = seek(g, arc, tile & ~BLANK_BIT);
-    if (node >= 0) next_square(g, phase, pos, node, main_score + g->face[pos], wmul, cross, count, anchor, other);
+    int letter = tile & ~BLANK_BIT;
+    uint64_t present = g->letters_from[arc];
+    if (!((present >> letter) & 1)) return;
+    Py_ssize_t node = arc_for(arc, present, letter);
+    next_square(g, phase, pos, node, main_score + g->face[pos], wmul, cross, count, anchor, other);
 }
 
 static void next_square(Gen *g, int phase, int pos, Py_ssize_t node, int main_score, int wmul, int cross, int count,
@@ -287,67 +470,391 @@ static void next_square(Gen *g, int phase, int pos, Py_ssize_t node, int main_sc
     }
 }
 
-static void generate_lane(Gen *g) {
-    int length = g->length;
-    uint8_t lane_anchor[MAX_LANE];
+/* Load one row (across) or column (down) into the lane arrays; 1 when it
+   has an anchor. */
+static int setup_lane(Gen *g, int down, int lane) {
     int any = 0;
-    for (int i = 0; i < length; i++) {
-        int s = g->down ? i * g->cols + g->lane : g->lane * g->cols + i;
+    g->down = down;
+    g->lane = lane;
+    g->length = down ? g->rows : g->cols;
+    for (int i = 0; i < g->length; i++) {
+        int s = down ? i * g->cols + lane : lane * g->cols + i;
         g->letters[i] = g->board[s];
         g->face[i] = g->board[s] ? tile_face(g, g->board[s]) : 0;
-        g->lmask[i] = g->masks[g->down][s];
-        g->lcross[i] = g->cross[g->down][s];
+        g->lmask[i] = g->masks[down][s];
+        g->lcross[i] = g->cross[down][s];
         g->lm[i] = g->letter_mult[s];
         g->wm[i] = g->word_mult[s];
         g->placed[i] = 0;
-        lane_anchor[i] = g->anchor[s];
-        any |= lane_anchor[i];
+        g->lane_anchor[i] = g->anchor[s];
+        any |= g->lane_anchor[i];
     }
-    if (!any) return;
-    for (int a = 0; a < length && !g->failed; a++) {
-        if (!lane_anchor[a]) continue;
-        int leftmost = a;
-        if (a > 0 && g->letters[a - 1]) {
-            while (leftmost > 0 && g->letters[leftmost - 1]) leftmost--;
-        } else {
-            while (leftmost > 0 && !g->letters[leftmost - 1] && !lane_anchor[leftmost - 1]) leftmost--;
+    return any;
+}
+
+/* How far left a play found from anchor `a` may start: through the tiles
+   before it, or over empty squares up to the previous anchor. */
+static int leftmost_of(const Gen *g, int a) {
+    int leftmost = a;
+    if (a > 0 && g->letters[a - 1]) {
+        while (leftmost > 0 && g->letters[leftmost - 1]) leftmost--;
+    } else {
+        while (leftmost > 0 && !g->letters[leftmost - 1] && !g->lane_anchor[leftmost - 1]) leftmost--;
+    }
+    return leftmost;
+}
+
+static void generate_anchor(Gen *g, int a, int leftmost) {
+    place(g, LEFT, a, g->gaddag_root, 0, 1, 0, 0, a, leftmost);
+}
+
+/* ---- shadow bounds -------------------------------------------------------- */
+
+/* The best equity any play found from anchor `a` could have: for every
+   stretch of squares through it that a play could cover, the best score the
+   rack's tiles could make on those squares if every word were allowed
+   (highest tiles on the highest multipliers), plus the best leave keeping
+   what the stretch leaves over. Only squares no rack tile may fill (by the
+   cross-sets) end a stretch. */
+static double anchor_bound(const Gen *g, int a, int leftmost, const int *rack_faces) {
+    int last = g->length - 1;
+    uint64_t fillable = g->counts[0] ? ALL_LETTERS : g->held;
+    double best = -HUGE_VAL;
+    if (!(g->lmask[a] & fillable)) return best;
+    for (int s = a; s >= leftmost; s--) {
+        if (!g->letters[s] && !(g->lmask[s] & fillable)) break;
+        if (s > 0 && g->letters[s - 1]) continue; /* a play cannot start here */
+        int n = 0, board_points = 0, wmul = 1;
+        int lm[MAX_RACK], wm[MAX_RACK], crossed[MAX_RACK], cross_points = 0;
+        int too_many = 0;
+        for (int i = s; i < a; i++) {
+            if (g->letters[i]) { board_points += g->face[i]; continue; }
+            if (n == g->rack_size) { too_many = 1; break; }
+            lm[n] = g->lm[i]; wm[n] = g->wm[i]; crossed[n] = g->lcross[i] != NO_CROSS;
+            if (crossed[n]) cross_points += g->lcross[i] * g->wm[i];
+            wmul *= g->wm[i];
+            n++;
         }
-        place(g, LEFT, a, g->gaddag_root, 0, 1, 0, 0, a, leftmost);
+        if (too_many) break;
+        for (int e = a; e <= last; e++) {
+            if (g->letters[e]) {
+                board_points += g->face[e];
+            } else {
+                if (!(g->lmask[e] & fillable) || n == g->rack_size) break;
+                lm[n] = g->lm[e]; wm[n] = g->wm[e]; crossed[n] = g->lcross[e] != NO_CROSS;
+                if (crossed[n]) cross_points += g->lcross[e] * g->wm[e];
+                wmul *= g->wm[e];
+                n++;
+            }
+            if (e < last && g->letters[e + 1]) continue; /* a play cannot end here */
+            if (n < g->min_tiles) continue;
+            int coef[MAX_RACK];
+            for (int i = 0; i < n; i++) {
+                int c = lm[i] * (wmul + (crossed[i] ? wm[i] : 0));
+                int j = i;
+                while (j > 0 && coef[j - 1] < c) { coef[j] = coef[j - 1]; j--; }
+                coef[j] = c;
+            }
+            int score = wmul * board_points + cross_points;
+            for (int i = 0; i < n; i++) score += coef[i] * rack_faces[i];
+            if (n >= g->bingo_tiles) score += g->bingo_bonus;
+            double equity = (double)score + g->best_leave[n];
+            if (equity > best) best = equity;
+        }
     }
+    return best;
 }
 
-static int compare_found(const void *a, const void *b) {
-    /* the order of tilebag.movegen.play_order: best equity, higher score,
-       then across before down, row, column and tiles */
-    const Found *x = a, *y = b;
+static int compare_bounds(const void *a, const void *b) {
+    const Bound *x = a, *y = b;
     if (x->equity != y->equity) return x->equity > y->equity ? -1 : 1;
-    if (x->score != y->score) return x->score > y->score ? -1 : 1;
     if (x->down != y->down) return x->down - y->down;
-    int xr = x->down ? x->start : x->lane, yr = y->down ? y->start : y->lane;
-    if (xr != yr) return xr - yr;
-    int xc = x->down ? x->lane : x->start, yc = y->down ? y->lane : y->start;
-    if (xc != yc) return xc - yc;
-    int n = x->len < y->len ? x->len : y->len;
-    int c = memcmp(x->tiles, y->tiles, (size_t)n);
-    if (c) return c;
-    return x->len - y->len;
+    if (x->lane != y->lane) return x->lane - y->lane;
+    return x->anchor - y->anchor;
 }
 
-static PyObject *found_list(Gen *g, Py_ssize_t top) {
-    if (g->found_count > 1) qsort(g->found, (size_t)g->found_count, sizeof(Found), compare_found);
-    Py_ssize_t n = g->found_count;
-    if (top >= 0 && top < n) n = top;
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Found *f = &g->found[i];
-        PyObject *item = Py_BuildValue("(iiOy#idi)", f->start, f->lane, f->down ? Py_True : Py_False,
-                                       (const char *)f->tiles, (Py_ssize_t)f->len, f->score, f->equity, f->used);
-        if (!item) { Py_DECREF(list); return NULL; }
-        PyList_SET_ITEM(list, i, item);
+/* ---- leave values ------------------------------------------------------------ */
+
+static double heuristic_value(const Heuristic *h, const int *kinds, const int *kept, int m) {
+    /* tilebag.leaves.HeuristicLeaves._compute, operation for operation */
+    double total = 0.0;
+    int letters = 0, vowel_count = 0, has_q = 0, has_u = 0;
+    for (int i = 0; i < m; i++) {
+        int tile = kinds[i];
+        for (int copy = 1; copy <= kept[i]; copy++) {
+            total += h->tile_values[tile];
+            if (copy == 2) total -= h->repeat_penalties[tile];
+            else if (copy > 2) total -= h->repeat_penalties[tile] * h->third_copy_factor;
+            if (tile != 0) {
+                letters++;
+                if ((h->vowels >> tile) & 1) vowel_count++;
+            }
+        }
+        if (kept[i] && tile == h->q) has_q = 1;
+        if (kept[i] && tile == h->u) has_u = 1;
     }
-    return list;
+    if (letters >= 2) {
+        double share = (double)vowel_count / (double)letters;
+        total -= h->balance_weight * (double)letters * pow(share - h->balance_target, 2.0);
+        if (letters >= 3 && vowel_count == 0)
+            total -= h->one_kind_consonant * (double)(letters - 2);
+        else if (letters >= 3 && vowel_count == letters)
+            total -= h->one_kind_vowel * (double)(letters - 2);
+    }
+    if (h->q >= 0 && has_q && !has_u) total -= h->q_penalty;
+    return total;
 }
+
+/* tilebag.leaves.KlvLeaves.index and _compute: the rank of a leave among
+   the file's leaves, its value, or 0.0 when the file does not list it. */
+static double klv_value(const Klv *k, const int *kinds, const int *kept, int m) {
+    const uint32_t *nodes = k->nodes;
+    uint32_t index = nodes[0] & ARC_MASK;
+    Py_ssize_t rank = 0;
+    int total = 0;
+    for (int i = 0; i < m; i++) total += kept[i];
+    if (!total) return 0.0;
+    int seen = 0;
+    for (int i = 0; i < m; i++) {
+        for (int c = 0; c < kept[i]; c++) {
+            int tile = kinds[i];
+            if (!index) return 0.0;
+            uint32_t first = index, node;
+            for (;;) {
+                if (index >= (uint32_t)k->node_count) return 0.0;
+                node = nodes[index];
+                int found = (int)(node >> TILE_SHIFT);
+                if (found == tile) break;
+                if (found > tile || (node & IS_END)) return 0.0;
+                index++;
+            }
+            rank += (Py_ssize_t)k->counts[first] - (Py_ssize_t)k->counts[index];
+            if (++seen == total) {
+                if (!(node & ACCEPTS) || rank >= k->value_count) return 0.0;
+                return k->values[rank];
+            }
+            if (node & ACCEPTS) rank++;
+            index = node & ARC_MASK;
+        }
+    }
+    return 0.0;
+}
+
+enum { LEAVES_NONE, LEAVES_ENDGAME, LEAVES_HEURISTIC, LEAVES_KLV, LEAVES_TABLE };
+
+/* The value of every sub-rack kept, indexed by the tiles used (mixed radix
+   over the rack's distinct tiles), and the best leave by tiles used. */
+static int leave_table(Gen *g, int mode, PyObject *model, PyObject *table) {
+    int kinds[64], tally[64], m = 0;
+    Py_ssize_t size = 1;
+    for (int t = 0; t < 64; t++) {
+        g->tile_stride[t] = 0;
+        if (!g->counts[t]) continue;
+        kinds[m] = t;
+        tally[m] = g->counts[t];
+        g->tile_stride[t] = (int)size;
+        size *= g->counts[t] + 1;
+        m++;
+    }
+    if (size > g->value_cap) {
+        double *grown = PyMem_Realloc(g->leave_values, (size_t)size * sizeof(double));
+        if (!grown) { PyErr_NoMemory(); return -1; }
+        g->leave_values = grown;
+        g->value_cap = size;
+    }
+    g->value_count = size;
+    for (int n = 0; n <= MAX_RACK; n++) g->best_leave[n] = -HUGE_VAL;
+    if (mode == LEAVES_HEURISTIC) {
+        const Heuristic *h = (const Heuristic *)model;
+        for (int i = 0; i < m; i++)
+            if (kinds[i] >= h->tile_count) {
+                PyErr_Format(PyExc_ValueError, "tile %d is not in the heuristic's tile set", kinds[i]);
+                return -1;
+            }
+    }
+    PyObject *seq = NULL;
+    if (mode == LEAVES_TABLE) {
+        seq = PySequence_Fast(table, "leave values must be a sequence of floats");
+        if (!seq) return -1;
+        if (PySequence_Fast_GET_SIZE(seq) != size) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "the leave table has %zd values, this rack needs %zd",
+                         PySequence_Fast_GET_SIZE(seq), size);
+            return -1;
+        }
+    }
+    int used[64] = {0}, kept[64];
+    for (Py_ssize_t index = 0; index < size; index++) {
+        int n = 0;
+        for (int i = 0; i < m; i++) { kept[i] = tally[i] - used[i]; n += used[i]; }
+        double value = 0.0;
+        switch (mode) {
+        case LEAVES_ENDGAME: {
+            int face = 0;
+            for (int i = 0; i < m; i++) face += g->scores[kinds[i]] * kept[i];
+            value = -2.0 * (double)face;
+            break;
+        }
+        case LEAVES_HEURISTIC: value = heuristic_value((const Heuristic *)model, kinds, kept, m); break;
+        case LEAVES_KLV: value = klv_value((const Klv *)model, kinds, kept, m); break;
+        case LEAVES_TABLE:
+            value = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, index));
+            if (value == -1.0 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
+            break;
+        default: break;
+        }
+        g->leave_values[index] = value;
+        if (value > g->best_leave[n]) g->best_leave[n] = value;
+        for (int i = 0; i < m; i++) { /* next index: mixed-radix increment */
+            if (used[i] < tally[i]) { used[i]++; break; }
+            used[i] = 0;
+        }
+    }
+    Py_XDECREF(seq);
+    return 0;
+}
+
+/* Every distinct exchange (or the pass, with no tiles) as a play. */
+static void add_exchanges(Gen *g, int pass, int exchanges) {
+    int kinds[64], tally[64], m = 0;
+    for (int t = 0; t < 64; t++)
+        if (g->counts[t]) { kinds[m] = t; tally[m] = g->counts[t]; m++; }
+    if (pass) {
+        Found f;
+        memset(&f, 0, sizeof f);
+        f.kind = PASS;
+        f.equity = g->leave_values[0];
+        keep(g, &f);
+    }
+    if (!exchanges) return;
+    int used[64] = {0};
+    for (;;) {
+        int i = 0;
+        for (; i < m; i++) {
+            if (used[i] < tally[i]) { used[i]++; break; }
+            used[i] = 0;
+        }
+        if (i == m) return;
+        Found f;
+        memset(&f, 0, sizeof f);
+        f.kind = EXCHANGE;
+        int index = 0;
+        for (int j = 0; j < m; j++) {
+            index += used[j] * g->tile_stride[kinds[j]];
+            for (int c = 0; c < used[j]; c++) f.tiles[f.len++] = (uint8_t)kinds[j];
+        }
+        f.equity = g->leave_values[index];
+        keep(g, &f);
+        if (g->failed) return;
+    }
+}
+
+/* ---- a call ------------------------------------------------------------------ */
+
+static int begin(Gen *g, Py_buffer *board, Py_buffer *rack) {
+    if (board->len != g->size) {
+        PyErr_Format(PyExc_ValueError, "the board has %zd squares, the layout %d", board->len, g->size);
+        return -1;
+    }
+    if (rack->len > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError, "a rack of %zd tiles is more than the %d the core takes", rack->len, MAX_RACK);
+        return -1;
+    }
+    g->board = board->buf;
+    g->failed = 0;
+    g->used = 0;
+    g->found_count = 0;
+    g->held = 0;
+    memset(g->counts, 0, sizeof g->counts);
+    const uint8_t *r = rack->buf;
+    for (Py_ssize_t i = 0; i < rack->len; i++) {
+        if (r[i] >= 64) {
+            PyErr_Format(PyExc_ValueError, "rack tile %d is out of range (0..63)", r[i]);
+            return -1;
+        }
+        g->counts[r[i]]++;
+    }
+    g->rack_size = (int)rack->len;
+    for (int t = 1; t < 64; t++)
+        if (g->counts[t]) g->held |= (uint64_t)1 << t;
+    const uint8_t *b = g->board;
+    g->board_empty = 1;
+    for (int s = 0; s < g->size; s++)
+        if (b[s]) { g->board_empty = 0; break; }
+    int rows = g->rows, cols = g->cols;
+    for (int s = 0; s < g->size; s++) {
+        g->anchor[s] = 0;
+        if (g->board_empty) { g->anchor[s] = s == g->start; continue; }
+        if (b[s]) continue;
+        int rr = s / cols, cc = s % cols;
+        g->anchor[s] = (cc > 0 && b[s - 1]) || (cc < cols - 1 && b[s + 1]) || (rr > 0 && b[s - cols]) ||
+                       (rr < rows - 1 && b[s + cols]);
+    }
+    g->min_tiles = g->board_empty ? g->first_min : 1;
+    if (g->rack_size) {
+        compute_cross(g, 0);
+        compute_cross(g, 1);
+    }
+    return 0;
+}
+
+static void generate_all(Gen *g) {
+    if (!g->rack_size) return;
+    for (int down = 0; down < 2 && !g->failed; down++) {
+        int lanes = down ? g->cols : g->rows;
+        for (int lane = 0; lane < lanes && !g->failed; lane++) {
+            if (!setup_lane(g, down, lane)) continue;
+            for (int a = 0; a < g->length && !g->failed; a++)
+                if (g->lane_anchor[a]) generate_anchor(g, a, leftmost_of(g, a));
+        }
+    }
+}
+
+/* The best `top` plays: anchors in order of their bound, stopping at the
+   first whose bound is below the worst play kept. */
+static void generate_top(Gen *g) {
+    if (!g->rack_size) return;
+    int rack_faces[MAX_RACK], n = 0;
+    for (int t = 0; t < 64; t++)
+        for (int c = 0; c < g->counts[t]; c++) {
+            int face = t ? g->scores[t] : 0, j = n++;
+            while (j > 0 && rack_faces[j - 1] < face) { rack_faces[j] = rack_faces[j - 1]; j--; }
+            rack_faces[j] = face;
+        }
+    Py_ssize_t count = 0;
+    for (int down = 0; down < 2; down++) {
+        int lanes = down ? g->cols : g->rows;
+        for (int lane = 0; lane < lanes; lane++) {
+            if (!setup_lane(g, down, lane)) continue;
+            for (int a = 0; a < g->length; a++) {
+                if (!g->lane_anchor[a]) continue;
+                int leftmost = leftmost_of(g, a);
+                double bound = anchor_bound(g, a, leftmost, rack_faces);
+                if (bound == -HUGE_VAL) continue;
+                Bound *b = &g->bounds[count++];
+                b->equity = bound;
+                b->down = down;
+                b->lane = lane;
+                b->anchor = a;
+                b->leftmost = leftmost;
+            }
+        }
+    }
+    if (count > 1) qsort(g->bounds, (size_t)count, sizeof(Bound), compare_bounds);
+    int current_down = -1, current_lane = -1;
+    for (Py_ssize_t i = 0; i < count && !g->failed; i++) {
+        Bound *b = &g->bounds[i];
+        if (g->found_count == g->top && b->equity < g->found[g->found_count - 1].equity) break;
+        if (b->down != current_down || b->lane != current_lane) {
+            setup_lane(g, b->down, b->lane);
+            current_down = b->down;
+            current_lane = b->lane;
+        }
+        generate_anchor(g, b->anchor, b->leftmost);
+    }
+}
+
+/* ---- Core --------------------------------------------------------------------- */
 
 static int fill_scores(Gen *g, PyObject *scores) {
     PyObject *seq = PySequence_Fast(scores, "scores must be a sequence of ints");
@@ -363,146 +870,419 @@ static int fill_scores(Gen *g, PyObject *scores) {
     return 0;
 }
 
-PyDoc_STRVAR(placements_doc,
-"placements(nodes, gaddag_root, dawg_root, rows, cols, board, letter_mult, word_mult, scores, start,\n"
-"           rack, bingo_tiles, bingo_bonus, first_min)\n"
-"--\n\n"
-"Every legal placement as (start, lane, down, tiles, score), as tilebag.movegen lists them.\n"
-"`nodes` is a buffer of 32-bit KWG nodes; `board`, `letter_mult`, `word_mult` and `rack` are bytes.");
-
-static PyObject *placements(PyObject *self, PyObject *args) {
-    Py_buffer nodes, board, lmult, wmult, rack;
+static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"nodes", "gaddag_root", "dawg_root", "rows", "cols", "letter_mult", "word_mult",
+                            "scores", "start", "bingo_tiles", "bingo_bonus", "first_min", NULL};
+    Py_buffer nodes = {0}, lmult = {0}, wmult = {0};
     unsigned int gaddag_root, dawg_root;
     int rows, cols, start, bingo_tiles, bingo_bonus, first_min;
-    PyObject *scores, *values = NULL, *values_seq = NULL;
-    Py_buffer strides = {0};
-    Py_ssize_t top = -1;
-    double *leave_values = NULL;
-    if (!PyArg_ParseTuple(args, "y*IIiiy*y*y*Oiy*iii|y*On", &nodes, &gaddag_root, &dawg_root, &rows, &cols, &board,
-                          &lmult, &wmult, &scores, &start, &rack, &bingo_tiles, &bingo_bonus, &first_min, &strides,
-                          &values, &top))
-        return NULL;
-    PyObject *result = NULL;
-    Gen *g = NULL;
-    Py_ssize_t size = (Py_ssize_t)rows * cols;
-    if (nodes.len % 4 || rows < 1 || cols < 1 || rows > MAX_LANE || cols > MAX_LANE ||
-        board.len != size || lmult.len != size || wmult.len != size || gaddag_root >= nodes.len / 4 ||
-        dawg_root >= nodes.len / 4 || start < 0 || start >= size) {
-        PyErr_SetString(PyExc_ValueError, "placements: inconsistent board, layout or graph sizes");
-        goto done;
+    PyObject *scores;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*IIiiy*y*Oiiii", names, &nodes, &gaddag_root, &dawg_root, &rows,
+                                     &cols, &lmult, &wmult, &scores, &start, &bingo_tiles, &bingo_bonus, &first_min))
+        return -1;
+    Gen *g = &self->gen;
+    int ok = 0;
+    int size = rows * cols;
+    if (nodes.len % 4 || nodes.len / 4 > ARC_MASK + 1 || rows < 1 || cols < 1 || rows > MAX_LANE ||
+        cols > MAX_LANE) {
+        PyErr_SetString(PyExc_ValueError, "Core: a board is 1 to 32 squares a side, a graph a whole number of nodes");
+    } else if (lmult.len != size || wmult.len != size || start < 0 || start >= size) {
+        PyErr_SetString(PyExc_ValueError, "Core: the multipliers or the start square do not fit the board");
+    } else if (gaddag_root >= nodes.len / 4 || dawg_root >= nodes.len / 4) {
+        PyErr_SetString(PyExc_ValueError, "Core: a root is past the end of the graph");
+    } else if (fill_scores(g, scores) == 0) {
+        memcpy(g->letter_mult, lmult.buf, (size_t)size);
+        memcpy(g->word_mult, wmult.buf, (size_t)size);
+        ok = 1;
     }
-    g = PyMem_Calloc(1, sizeof(Gen));
-    if (!g) { PyErr_NoMemory(); goto done; }
-    g->masks[0] = PyMem_Calloc((size_t)size * 2, sizeof(uint64_t));
-    g->cross[0] = PyMem_Calloc((size_t)size * 2, sizeof(int));
-    g->anchor = PyMem_Calloc((size_t)size, 1);
-    if (!g->masks[0] || !g->cross[0] || !g->anchor) { PyErr_NoMemory(); goto done; }
-    g->masks[1] = g->masks[0] + size;
-    g->cross[1] = g->cross[0] + size;
-    g->nodes = (const uint32_t *)nodes.buf;
+    PyBuffer_Release(&lmult);
+    PyBuffer_Release(&wmult);
+    if (!ok) {
+        PyBuffer_Release(&nodes);
+        return -1;
+    }
+    uint64_t *letters_from = PyMem_Malloc((size_t)(nodes.len / 4 ? nodes.len / 4 : 1) * sizeof(uint64_t));
+    if (!letters_from) {
+        PyBuffer_Release(&nodes);
+        PyErr_NoMemory();
+        return -1;
+    }
+    const uint32_t *values = nodes.buf;
+    for (Py_ssize_t i = nodes.len / 4 - 1; i >= 0; i--) {
+        uint32_t letter = values[i] >> TILE_SHIFT;
+        uint64_t bit = letter < 64 ? (uint64_t)1 << letter : 0;
+        letters_from[i] = (values[i] & IS_END) || i == nodes.len / 4 - 1 ? bit : bit | letters_from[i + 1];
+    }
+    if (self->nodes_view.obj) PyBuffer_Release(&self->nodes_view);
+    PyMem_Free(g->letters_from);
+    g->letters_from = letters_from;
+    self->nodes_view = nodes;
+    g->nodes = nodes.buf;
     g->node_count = nodes.len / 4;
     g->gaddag_root = gaddag_root;
     g->dawg_root = dawg_root;
     g->rows = rows;
     g->cols = cols;
-    g->board = board.buf;
-    g->letter_mult = lmult.buf;
-    g->word_mult = wmult.buf;
+    g->size = size;
     g->start = start;
     g->bingo_tiles = bingo_tiles;
     g->bingo_bonus = bingo_bonus;
     g->first_min = first_min;
-    if (fill_scores(g, scores) < 0) goto done;
-    if (strides.buf) {
-        if (strides.len != 64 || !values) {
-            PyErr_SetString(PyExc_ValueError, "placements: strides must be 64 bytes, with a table of leave values");
-            goto done;
-        }
-        values_seq = PySequence_Fast(values, "leave values must be a sequence of floats");
-        if (!values_seq) goto done;
-        g->value_count = PySequence_Fast_GET_SIZE(values_seq);
-        leave_values = PyMem_Malloc((size_t)(g->value_count ? g->value_count : 1) * sizeof(double));
-        if (!leave_values) { PyErr_NoMemory(); goto done; }
-        for (Py_ssize_t i = 0; i < g->value_count; i++) {
-            leave_values[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values_seq, i));
-            if (leave_values[i] == -1.0 && PyErr_Occurred()) goto done;
-        }
-        for (int t = 0; t < 64; t++) g->tile_stride[t] = ((const uint8_t *)strides.buf)[t];
-        g->leave_values = leave_values;
-        g->valued = 1;
-    }
-    const uint8_t *r = rack.buf;
-    for (Py_ssize_t i = 0; i < rack.len; i++) {
-        if (r[i] >= 64) { PyErr_SetString(PyExc_ValueError, "placements: rack tile out of range"); goto done; }
-        g->counts[r[i]]++;
-    }
-    g->rack_size = (int)rack.len;
-    for (int t = 1; t < 64; t++)
-        if (g->counts[t]) g->held |= (uint64_t)1 << t;
-    const uint8_t *b = g->board;
-    g->board_empty = 1;
-    for (Py_ssize_t s = 0; s < size; s++)
-        if (b[s]) { g->board_empty = 0; break; }
-    for (Py_ssize_t s = 0; s < size; s++) {
-        if (g->board_empty) { g->anchor[s] = s == start; continue; }
-        if (b[s]) continue;
-        int rr = (int)(s / cols), cc = (int)(s % cols);
-        g->anchor[s] = (cc > 0 && b[s - 1]) || (cc < cols - 1 && b[s + 1]) || (rr > 0 && b[s - cols]) ||
-                       (rr < rows - 1 && b[s + cols]);
-    }
-    g->min_tiles = g->board_empty ? first_min : 1;
-    g->out = PyList_New(0);
-    if (!g->out) goto done;
-    if (rack.len) {
-        compute_cross(g, 0);
-        compute_cross(g, 1);
-        for (int down = 0; down < 2 && !g->failed; down++) {
-            g->down = down;
-            int lanes = down ? cols : rows;
-            g->length = down ? rows : cols;
-            for (int lane = 0; lane < lanes && !g->failed; lane++) {
-                g->lane = lane;
-                generate_lane(g);
-            }
+    return 0;
+}
+
+static void Core_dealloc(Core *self) {
+    if (self->nodes_view.obj) PyBuffer_Release(&self->nodes_view);
+    PyMem_Free(self->gen.letters_from);
+    PyMem_Free(self->gen.found);
+    PyMem_Free(self->gen.leave_values);
+    PyMem_Free(self->gen.bounds);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+PyDoc_STRVAR(Core_placements_doc,
+"placements(board, rack)\n--\n\n"
+"Every legal placement as (start, lane, down, tiles, score), in no particular order.");
+
+static PyObject *Core_placements(Core *self, PyObject *args) {
+    Py_buffer board, rack;
+    if (!PyArg_ParseTuple(args, "y*y*", &board, &rack)) return NULL;
+    Gen *g = &self->gen;
+    PyObject *result = NULL;
+    g->valued = 0;
+    g->top = 0;
+    memset(g->tile_stride, 0, sizeof g->tile_stride);
+    if (begin(g, &board, &rack) == 0) {
+        g->out = PyList_New(0);
+        if (g->out) {
+            generate_all(g);
+            if (g->failed) Py_CLEAR(g->out);
+            result = g->out;
+            g->out = NULL;
         }
     }
-    if (g->failed) {
-        Py_CLEAR(g->out);
-        goto done;
-    }
-    if (g->valued) {
-        result = found_list(g, top);
-    } else {
-        result = g->out;
-        g->out = NULL;
-    }
-done:
-    Py_XDECREF(values_seq);
-    PyMem_Free(leave_values);
-    if (strides.buf) PyBuffer_Release(&strides);
-    if (g) {
-        PyMem_Free(g->found);
-        Py_XDECREF(g->out);
-        PyMem_Free(g->masks[0]);
-        PyMem_Free(g->cross[0]);
-        PyMem_Free(g->anchor);
-        PyMem_Free(g);
-    }
-    PyBuffer_Release(&nodes);
     PyBuffer_Release(&board);
-    PyBuffer_Release(&lmult);
-    PyBuffer_Release(&wmult);
     PyBuffer_Release(&rack);
     return result;
 }
 
-static PyMethodDef methods[] = {
-    {"placements", placements, METH_VARARGS, placements_doc},
+PyDoc_STRVAR(Core_generate_doc,
+"generate(board, rack, leaves, endgame, top, with_pass, exchanges)\n--\n\n"
+"Every legal placement valued and sorted as tilebag.movegen.play_order sorts,\n"
+"as a Plays sequence. `leaves` is None (worth 0), a Heuristic, a Klv, or a\n"
+"(strides, values) table indexed by the tiles used; with `endgame` a leave\n"
+"is worth minus twice its face value. `top` > 0 keeps only the best plays;\n"
+"`with_pass` and `exchanges` add the pass and every distinct exchange.");
+
+static PyObject *Core_generate(Core *self, PyObject *args) {
+    Py_buffer board, rack;
+    PyObject *leaves;
+    int endgame, with_pass, exchanges;
+    Py_ssize_t top;
+    if (!PyArg_ParseTuple(args, "y*y*Opnpp", &board, &rack, &leaves, &endgame, &top, &with_pass, &exchanges))
+        return NULL;
+    Gen *g = &self->gen;
+    Plays *result = NULL;
+    int mode = LEAVES_NONE;
+    PyObject *table = NULL;
+    g->valued = 1;
+    g->top = (top > 0 && top <= TOP_LIMIT) ? top : 0;
+    if (endgame) {
+        mode = LEAVES_ENDGAME;
+    } else if (leaves == Py_None) {
+        mode = LEAVES_NONE;
+    } else if (PyObject_TypeCheck(leaves, &HeuristicType)) {
+        mode = LEAVES_HEURISTIC;
+    } else if (PyObject_TypeCheck(leaves, &KlvType)) {
+        mode = LEAVES_KLV;
+    } else if (PyTuple_Check(leaves) && PyTuple_GET_SIZE(leaves) == 2) {
+        mode = LEAVES_TABLE;
+        table = PyTuple_GET_ITEM(leaves, 1);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "generate: leaves must be None, a Heuristic, a Klv or a (strides, values) table");
+        goto done;
+    }
+    if (begin(g, &board, &rack) < 0) goto done;
+    if (leave_table(g, mode, leaves, table) < 0) goto done;
+    if (mode == LEAVES_TABLE) {
+        /* the caller's strides must be the ones the table was built with */
+        Py_buffer strides;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(leaves, 0), &strides, PyBUF_SIMPLE) < 0) goto done;
+        int same = strides.len == 64;
+        for (int t = 0; same && t < 64; t++) same = ((const uint8_t *)strides.buf)[t] == g->tile_stride[t] ||
+                                                    (!g->counts[t] && ((const uint8_t *)strides.buf)[t] == 0);
+        PyBuffer_Release(&strides);
+        if (!same) {
+            PyErr_SetString(PyExc_ValueError, "generate: the leave table's strides do not fit this rack");
+            goto done;
+        }
+    }
+    if (g->top) {
+        if (!g->bounds) {
+            g->bounds = PyMem_Malloc((size_t)MAX_SQUARES * 2 * sizeof(Bound));
+            if (!g->bounds) { PyErr_NoMemory(); goto done; }
+        }
+        if (g->found_cap < g->top + 1) {
+            Found *grown = PyMem_Realloc(g->found, (size_t)(TOP_LIMIT + 1) * sizeof(Found));
+            if (!grown) { PyErr_NoMemory(); goto done; }
+            g->found = grown;
+            g->found_cap = TOP_LIMIT + 1;
+        }
+        add_exchanges(g, with_pass, exchanges);
+        generate_top(g);
+    } else {
+        generate_all(g);
+        if (!g->failed) add_exchanges(g, with_pass, exchanges);
+    }
+    if (g->failed) goto done;
+    Py_ssize_t n = g->found_count;
+    if (top >= 0 && top < n) n = top;
+    result = PyObject_New(Plays, &PlaysType);
+    if (!result) goto done;
+    result->count = n;
+    result->items = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Found));
+    if (!result->items) { Py_CLEAR(result); PyErr_NoMemory(); goto done; }
+    memcpy(result->rack_counts, g->counts, sizeof g->counts);
+    if (g->top || g->found_count < 2) {
+        memcpy(result->items, g->found, (size_t)n * sizeof(Found));
+    } else {
+        SortKey *keys = PyMem_Malloc((size_t)g->found_count * sizeof(SortKey));
+        if (!keys) { Py_CLEAR(result); PyErr_NoMemory(); goto done; }
+        for (Py_ssize_t i = 0; i < g->found_count; i++) {
+            keys[i].equity = g->found[i].equity;
+            keys[i].score = g->found[i].score;
+            const Found *f = &g->found[i];
+            int row = f->down ? f->start : f->lane, col = f->down ? f->lane : f->start;
+            keys[i].place = (uint32_t)f->kind << 24 | (uint32_t)f->down << 16 | (uint32_t)row << 8 | (uint32_t)col;
+            keys[i].index = i;
+            keys[i].found = f;
+        }
+        sort_keys(keys, g->found_count);
+        for (Py_ssize_t i = 0; i < n; i++) result->items[i] = g->found[keys[i].index];
+        PyMem_Free(keys);
+    }
+done:
+    PyBuffer_Release(&board);
+    PyBuffer_Release(&rack);
+    return (PyObject *)result;
+}
+
+static PyMethodDef Core_methods[] = {
+    {"placements", (PyCFunction)Core_placements, METH_VARARGS, Core_placements_doc},
+    {"generate", (PyCFunction)Core_generate, METH_VARARGS, Core_generate_doc},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "tilebag._native", "The compiled core of tilebag's move generator.", -1, methods,
+PyDoc_STRVAR(Core_doc,
+"Core(nodes, gaddag_root, dawg_root, rows, cols, letter_mult, word_mult, scores, start,\n"
+"     bingo_tiles, bingo_bonus, first_min)\n--\n\n"
+"A move generator for one word graph, board layout and tile set. `nodes` is a\n"
+"buffer of 32-bit KWG nodes (kept, not copied); the multipliers are bytes per square.");
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tilebag._native.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = Core_doc,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
 };
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+/* ---- Plays -------------------------------------------------------------------- */
+
+static void Plays_dealloc(Plays *self) {
+    PyMem_Free(self->items);
+    PyObject_Free(self);
+}
+
+static Py_ssize_t Plays_length(Plays *self) { return self->count; }
+
+/* (kind, start, lane, down, tiles, score, equity, leave): kind 0 a placement,
+   1 an exchange, 2 the pass; the leave is the rack tiles kept, sorted. */
+static PyObject *Plays_item(Plays *self, Py_ssize_t i) {
+    if (i < 0 || i >= self->count) {
+        PyErr_SetString(PyExc_IndexError, "Plays index out of range");
+        return NULL;
+    }
+    const Found *f = &self->items[i];
+    int kept[64];
+    memcpy(kept, self->rack_counts, sizeof kept);
+    for (int j = 0; j < f->len; j++) {
+        uint8_t t = f->tiles[j];
+        if (f->kind == PLACE && !t) continue;
+        kept[(t & BLANK_BIT) ? 0 : t]--;
+    }
+    uint8_t leave[MAX_RACK];
+    int n = 0;
+    for (int t = 0; t < 64; t++)
+        for (int c = 0; c < kept[t] && n < MAX_RACK; c++) leave[n++] = (uint8_t)t;
+    return Py_BuildValue("(iiiOy#idy#)", f->kind, f->start, f->lane, f->down ? Py_True : Py_False,
+                         (const char *)f->tiles, (Py_ssize_t)f->len, f->score, f->equity, (const char *)leave,
+                         (Py_ssize_t)n);
+}
+
+static PySequenceMethods Plays_as_sequence = {
+    .sq_length = (lenfunc)Plays_length,
+    .sq_item = (ssizeargfunc)Plays_item,
+};
+
+static PyTypeObject PlaysType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tilebag._native.Plays",
+    .tp_basicsize = sizeof(Plays),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Generated plays, best first, kept in C; an item is made when asked for.",
+    .tp_dealloc = (destructor)Plays_dealloc,
+    .tp_as_sequence = &Plays_as_sequence,
+};
+
+/* ---- Heuristic and Klv ----------------------------------------------------------- */
+
+static int fill_doubles(PyObject *values, double *out, Py_ssize_t limit, Py_ssize_t *count, const char *what) {
+    PyObject *seq = PySequence_Fast(values, what);
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > limit) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: %zd values, at most %zd", what, n, limit);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (out[i] == -1.0 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
+    }
+    *count = n;
+    Py_DECREF(seq);
+    return 0;
+}
+
+static int Heuristic_init(Heuristic *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"tile_values", "repeat_penalties", "vowels", "q", "u", "third_copy_factor",
+                            "balance_target", "balance_weight", "one_kind_consonant", "one_kind_vowel",
+                            "q_penalty", NULL};
+    PyObject *tile_values, *penalties;
+    unsigned long long vowels;
+    Py_ssize_t n_values, n_penalties;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOKiidddddd", names, &tile_values, &penalties, &vowels, &self->q,
+                                     &self->u, &self->third_copy_factor, &self->balance_target,
+                                     &self->balance_weight, &self->one_kind_consonant, &self->one_kind_vowel,
+                                     &self->q_penalty))
+        return -1;
+    memset(self->tile_values, 0, sizeof self->tile_values);
+    memset(self->repeat_penalties, 0, sizeof self->repeat_penalties);
+    if (fill_doubles(tile_values, self->tile_values, 64, &n_values, "tile values") < 0) return -1;
+    if (fill_doubles(penalties, self->repeat_penalties, 64, &n_penalties, "repeat penalties") < 0) return -1;
+    if (n_values != n_penalties) {
+        PyErr_SetString(PyExc_ValueError, "Heuristic: one tile value and one repeat penalty per tile");
+        return -1;
+    }
+    self->tile_count = (int)n_values;
+    self->vowels = (uint64_t)vowels;
+    return 0;
+}
+
+PyDoc_STRVAR(Heuristic_doc,
+"Heuristic(tile_values, repeat_penalties, vowels, q, u, third_copy_factor, balance_target,\n"
+"          balance_weight, one_kind_consonant, one_kind_vowel, q_penalty)\n--\n\n"
+"The parameters of tilebag.leaves.HeuristicLeaves, for the core to value leaves with.");
+
+static PyTypeObject HeuristicType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tilebag._native.Heuristic",
+    .tp_basicsize = sizeof(Heuristic),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = Heuristic_doc,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Heuristic_init,
+};
+
+static int Klv_init(Klv *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"nodes", "counts", "values", NULL};
+    Py_buffer nodes, counts;
+    PyObject *values;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*y*O", names, &nodes, &counts, &values)) return -1;
+    int ok = 0;
+    PyObject *seq = NULL;
+    if (nodes.len % 4 || nodes.len == 0 || counts.len != nodes.len) {
+        PyErr_SetString(PyExc_ValueError, "Klv: one 32-bit word count per 32-bit node");
+        goto done;
+    }
+    seq = PySequence_Fast(values, "Klv: values must be a sequence of floats");
+    if (!seq) goto done;
+    PyMem_Free(self->nodes);
+    PyMem_Free(self->counts);
+    PyMem_Free(self->values);
+    self->node_count = nodes.len / 4;
+    self->value_count = PySequence_Fast_GET_SIZE(seq);
+    self->nodes = PyMem_Malloc((size_t)nodes.len);
+    self->counts = PyMem_Malloc((size_t)counts.len);
+    self->values = PyMem_Malloc((size_t)(self->value_count ? self->value_count : 1) * sizeof(double));
+    if (!self->nodes || !self->counts || !self->values) { PyErr_NoMemory(); goto done; }
+    memcpy(self->nodes, nodes.buf, (size_t)nodes.len);
+    memcpy(self->counts, counts.buf, (size_t)counts.len);
+    for (Py_ssize_t i = 0; i < self->value_count; i++) {
+        self->values[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (self->values[i] == -1.0 && PyErr_Occurred()) goto done;
+    }
+    for (Py_ssize_t i = 0; i < self->node_count; i++)
+        if ((self->nodes[i] & ARC_MASK) >= (uint32_t)self->node_count) {
+            PyErr_Format(PyExc_ValueError, "Klv: node %zd points past the end of the graph", i);
+            goto done;
+        }
+    ok = 1;
+done:
+    Py_XDECREF(seq);
+    PyBuffer_Release(&nodes);
+    PyBuffer_Release(&counts);
+    return ok ? 0 : -1;
+}
+
+static void Klv_dealloc(Klv *self) {
+    PyMem_Free(self->nodes);
+    PyMem_Free(self->counts);
+    PyMem_Free(self->values);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+PyDoc_STRVAR(Klv_doc,
+"Klv(nodes, counts, values)\n--\n\n"
+"A KLV leave file for the core: its graph's nodes, the word count of each node\n"
+"(see tilebag.leaves) as 32-bit buffers, and one value per leave.");
+
+static PyTypeObject KlvType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tilebag._native.Klv",
+    .tp_basicsize = sizeof(Klv),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = Klv_doc,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Klv_init,
+    .tp_dealloc = (destructor)Klv_dealloc,
+};
+
+/* ---- the module ------------------------------------------------------------------ */
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "tilebag._native", "The compiled core of tilebag's move generator.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    PyTypeObject *types[] = {&CoreType, &PlaysType, &HeuristicType, &KlvType};
+    const char *names[] = {"Core", "Plays", "Heuristic", "Klv"};
+    for (int i = 0; i < 4; i++)
+        if (PyType_Ready(types[i]) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    for (int i = 0; i < 4; i++) {
+        Py_INCREF(types[i]);
+        if (PyModule_AddObject(m, names[i], (PyObject *)types[i]) < 0) {
+            Py_DECREF(types[i]);
+            Py_DECREF(m);
+            return NULL;
+        }
+    }
+    return m;
+}

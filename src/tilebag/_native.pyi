@@ -1,44 +1,57 @@
 """Type stub of the compiled core (``_native.c``)."""
 
 from collections.abc import Sequence
-from typing import overload
 
-@overload
-def placements(
-    nodes: object,
-    gaddag_root: int,
-    dawg_root: int,
-    rows: int,
-    cols: int,
-    board: bytes,
-    letter_mult: bytes,
-    word_mult: bytes,
-    scores: Sequence[int],
-    start: int,
-    rack: bytes,
-    bingo_tiles: int,
-    bingo_bonus: int,
-    first_min: int,
-    /,
-) -> list[tuple[int, int, bool, bytes, int]]: ...
-@overload
-def placements(
-    nodes: object,
-    gaddag_root: int,
-    dawg_root: int,
-    rows: int,
-    cols: int,
-    board: bytes,
-    letter_mult: bytes,
-    word_mult: bytes,
-    scores: Sequence[int],
-    start: int,
-    rack: bytes,
-    bingo_tiles: int,
-    bingo_bonus: int,
-    first_min: int,
-    strides: bytes,
-    leave_values: Sequence[float],
-    top: int,
-    /,
-) -> list[tuple[int, int, bool, bytes, int, float, int]]: ...
+class Heuristic:
+    def __init__(
+        self,
+        tile_values: Sequence[float],
+        repeat_penalties: Sequence[float],
+        vowels: int,
+        q: int,
+        u: int,
+        third_copy_factor: float,
+        balance_target: float,
+        balance_weight: float,
+        one_kind_consonant: float,
+        one_kind_vowel: float,
+        q_penalty: float,
+    ) -> None: ...
+
+class Klv:
+    def __init__(self, nodes: object, counts: object, values: Sequence[float]) -> None: ...
+
+LeaveModel = Heuristic | Klv | tuple[bytes, Sequence[float]] | None
+
+class Plays:
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> tuple[int, int, int, bool, bytes, int, float, bytes]: ...
+
+class Core:
+    def __init__(
+        self,
+        nodes: object,
+        gaddag_root: int,
+        dawg_root: int,
+        rows: int,
+        cols: int,
+        letter_mult: bytes,
+        word_mult: bytes,
+        scores: Sequence[int],
+        start: int,
+        bingo_tiles: int,
+        bingo_bonus: int,
+        first_min: int,
+    ) -> None: ...
+    def placements(self, board: bytes | bytearray, rack: bytes, /) -> list[tuple[int, int, bool, bytes, int]]: ...
+    def generate(
+        self,
+        board: bytes | bytearray,
+        rack: bytes,
+        leaves: LeaveModel,
+        endgame: bool,
+        top: int,
+        with_pass: bool,
+        exchanges: bool,
+        /,
+    ) -> Plays: ...

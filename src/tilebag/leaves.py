@@ -261,19 +261,21 @@ class HeuristicLeaves(_MemoLeaves):
         penalties += [
             REPEAT_PENALTY_VOWEL if tile in alphabet.vowels else REPEAT_PENALTY_CONSONANT for tile in alphabet.letters
         ]
-        self._repeat_penalties = tuple(penalties)
+        self.repeat_penalties: tuple[float, ...] = tuple(penalties)
+        """The penalty for a second copy of each tile (index 0: the blank)."""
         tokens = {label: code for code, label in enumerate(alphabet.labels)}
-        self._q = tokens.get("Q", -1)
-        self._u = tokens.get("U", -1)
-        if self._u < 0:
-            self._q = -1
+        self.q_tile = tokens.get("Q", -1)
+        """The Q that wants a U (-1 when the tile set has no Q and U)."""
+        self.u_tile = tokens.get("U", -1)
+        if self.u_tile < 0:
+            self.q_tile = -1
 
     def __repr__(self) -> str:
         return f"HeuristicLeaves({self.alphabet!r})"
 
     def _compute(self, key: bytes) -> float:
         tile_values = self.tile_values
-        repeat = self._repeat_penalties
+        repeat = self.repeat_penalties
         vowels = self.alphabet.vowels
         total = 0.0
         letters = 0
@@ -301,7 +303,7 @@ class HeuristicLeaves(_MemoLeaves):
                 total -= ONE_KIND_PENALTY_CONSONANT * (letters - 2)
             elif letters >= 3 and vowel_count == letters:
                 total -= ONE_KIND_PENALTY_VOWEL * (letters - 2)
-        if self._q >= 0 and self._q in key and self._u not in key:
+        if self.q_tile >= 0 and self.q_tile in key and self.u_tile not in key:
             total -= Q_WITHOUT_U_PENALTY
         return total
 
@@ -376,19 +378,21 @@ class KlvLeaves(_MemoLeaves):
         self.name = name
         self.version = version
         """1 for a ``.klv`` (int16 values), 2 for a ``.klv2`` (float32)."""
-        self._counts = _word_counts(kwg.nodes, name)
+        self.word_counts = _word_counts(kwg.nodes, name)
+        """Per node, the leaves spelled from it onwards in its sibling list."""
         root = kwg.dawg_root
-        leaves = self._counts[root] if root else 0
+        leaves = self.word_counts[root] if root else 0
         if len(values) != leaves:
             raise FormatError(f"value count {len(values)} does not match the {leaves} leaves in the graph", source=name)
-        self._values = values
+        self.values = values
+        """One value per leave, in the sorted order of the leaves."""
 
     def __repr__(self) -> str:
         return f"<KlvLeaves {self.name!r}: {len(self)} leaves>"
 
     def __len__(self) -> int:
         """The number of leaves the file lists."""
-        return len(self._values)
+        return len(self.values)
 
     @classmethod
     def from_bytes(cls, data: bytes, *, source: str = "<klv>") -> KlvLeaves:
@@ -474,7 +478,7 @@ class KlvLeaves(_MemoLeaves):
         if not key:
             return -1
         nodes = self.kwg.nodes
-        counts = self._counts
+        counts = self.word_counts
         index = nodes[0] & ARC_MASK
         rank = 0
         last = len(key) - 1
@@ -500,11 +504,11 @@ class KlvLeaves(_MemoLeaves):
 
     def _compute(self, key: bytes) -> float:
         rank = self.index(key)
-        return float(self._values[rank]) if rank >= 0 else 0.0
+        return float(self.values[rank]) if rank >= 0 else 0.0
 
     def items(self) -> Iterator[tuple[bytes, float]]:
         """Every leave (sorted tile bytes) and its value, in sorted order."""
-        for leave, value in zip(self.kwg.words(), self._values, strict=True):
+        for leave, value in zip(self.kwg.words(), self.values, strict=True):
             yield leave, float(value)
 
 

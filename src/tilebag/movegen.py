@@ -33,15 +33,26 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Protocol
+from typing import Protocol, overload
 
 from tilebag.alphabet import BLANK_BIT, Alphabet, Tile, load_alphabet
 from tilebag.board import Board
 from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
 from tilebag.layout import BoardLayout, load_layout
+from tilebag.leaves import (
+    BALANCE_TARGET,
+    BALANCE_WEIGHT,
+    ONE_KIND_PENALTY_CONSONANT,
+    ONE_KIND_PENALTY_VOWEL,
+    Q_WITHOUT_U_PENALTY,
+    THIRD_COPY_FACTOR,
+    HeuristicLeaves,
+    KlvLeaves,
+    LeaveValues,
+)
 from tilebag.move import Move, MoveKind
 
 try:  # the compiled core, when it could be built
@@ -76,12 +87,6 @@ NO_CROSS = -1
 _CROSS_CACHE_LIMIT = 1 << 16
 
 
-class LeaveValues(Protocol):
-    """What equity needs of a leave table (see :mod:`tilebag.leaves`)."""
-
-    def value(self, leave: Sequence[Tile]) -> float: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Play:
     """A generated move with its score, leave and equity."""
@@ -92,6 +97,54 @@ class Play:
     """The rack tiles kept, sorted (0 is a blank)."""
     equity: float
     """Score plus the value of the leave (see :meth:`MoveGenerator.generate`)."""
+
+
+class Plays(Sequence[Play]):
+    """Plays the compiled core generated, best first. They stay in C until
+    asked for: each item becomes a :class:`Play` when it is read.
+
+    Compares equal to a list of the same plays.
+    """
+
+    __slots__ = ("_listed",)
+
+    def __init__(self, listed: _native.Plays) -> None:
+        self._listed = listed
+
+    def __len__(self) -> int:
+        return len(self._listed)
+
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Play]: ...
+    def __getitem__(self, index: int | slice) -> Play | list[Play]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        kind, start, lane, down, tiles, score, equity, leave = self._listed[index]
+        if kind == 0:
+            move = Move(MoveKind.PLACE, start if down else lane, lane if down else start, down, tuple(tiles))
+        elif kind == 1:
+            move = Move(MoveKind.EXCHANGE, tiles=tuple(tiles))
+        else:
+            move = Move(MoveKind.PASS)
+        return Play(move, score, tuple(leave), equity)
+
+    def __iter__(self) -> Iterator[Play]:
+        for index in range(len(self)):
+            yield self[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Plays, list)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Plays: {len(self)}>"
 
 
 @dataclass(slots=True)
@@ -151,6 +204,10 @@ class MoveGenerator:
         self._cross_cache: dict[tuple[bytes, bytes], int] = {}
         self._letter_mult = bytes(self.layout.letter_multipliers)
         self._word_mult = bytes(self.layout.word_multipliers)
+        self._core: _native.Core | None = None
+        if core == "native":
+            self._native_core()
+        self._leave_models: dict[int, tuple[LeaveValues, _native.LeaveModel]] = {}
 
     # -- public API ---------------------------------------------------------
 
@@ -158,7 +215,7 @@ class MoveGenerator:
         """Every legal placement of ``rack`` (0 for a blank) with its score,
         in no particular order."""
         if self.core == "native":
-            listed = _native.placements(*self._native_args(board, rack))
+            listed = self._native_core().placements(board.tiles, bytes(rack))
             return [
                 (Move(MoveKind.PLACE, start if down else index, index if down else start, down, tuple(tiles)), score)
                 for start, index, down, tiles, score in listed
@@ -191,8 +248,9 @@ class MoveGenerator:
         leaves: LeaveValues | None = None,
         bag_count: int = 100,
         exchanges: bool = False,
+        exchange_min_bag: int = 7,
         top: int | None = None,
-    ) -> list[Play]:
+    ) -> Sequence[Play]:
         """Every legal play (placements; with ``exchanges``, every distinct
         exchange and the pass), best equity first.
 
@@ -200,12 +258,16 @@ class MoveGenerator:
         the bag empty it is score minus twice the face value of the tiles
         kept (they count against the player at the end).
 
-        :param bag_count: tiles in the bag (exchanges need at least 7).
+        :param bag_count: tiles in the bag.
+        :param exchanges: list the pass, and every distinct exchange when the
+            bag holds ``exchange_min_bag`` tiles or more.
         :param top: keep only this many best plays.
+        :returns: a list (reference core) or a :class:`Plays` sequence
+            (compiled core), equal play for play.
         """
         rack = list(rack)
         if self.core == "native":
-            return self._generate_native(board, rack, leaves, bag_count, exchanges, top)
+            return self._generate_native(board, rack, leaves, bag_count, exchanges, exchange_min_bag, top)
         plays: list[Play] = []
         leave_cache: dict[bytes, tuple[tuple[Tile, ...], float]] = {}
 
@@ -228,38 +290,75 @@ class MoveGenerator:
             plays.append(valued(move, score, (t for t in move.tiles if t)))
         if exchanges:
             plays.append(valued(Move.pass_(), 0, ()))
-            if bag_count >= 7:
+            if bag_count >= exchange_min_bag:
                 for tiles in distinct_exchanges(rack):
                     plays.append(valued(Move.exchange(tiles), 0, tiles))
         plays.sort(key=play_order)
         return plays[:top] if top is not None else plays
 
-    def _native_args(
-        self, board: Board, rack: Sequence[Tile]
-    ) -> tuple[array[int], int, int, int, int, bytes, bytes, bytes, list[int], int, bytes, int, int, int]:
-        """The position and the rules as the compiled core takes them."""
-        layout = self.layout
-        return (
-            self._nodes,
-            self._gaddag_root,
-            self._dawg_root,
-            layout.rows,
-            layout.cols,
-            bytes(board.tiles),
-            self._letter_mult,
-            self._word_mult,
-            self._scores,
-            layout.start,
-            bytes(rack),
-            self.bingo_tiles,
-            self.bingo_bonus,
-            self.first_play_min_tiles,
-        )
+    def _native_core(self) -> _native.Core:
+        """The compiled core for this graph, layout and rules (made once)."""
+        if self._core is None:
+            layout = self.layout
+            self._core = _native.Core(
+                self._nodes,
+                self._gaddag_root,
+                self._dawg_root,
+                layout.rows,
+                layout.cols,
+                self._letter_mult,
+                self._word_mult,
+                self._scores,
+                layout.start,
+                self.bingo_tiles,
+                self.bingo_bonus,
+                self.first_play_min_tiles,
+            )
+        return self._core
 
-    def _leave_value(self, kept: list[Tile], leaves: LeaveValues | None, bag_count: int) -> float:
-        if bag_count > 0:
-            return leaves.value(kept) if leaves is not None else 0.0
-        return -2.0 * sum(self._scores[t] for t in kept)
+    def _native_leaves(self, leaves: LeaveValues | None, rack: list[Tile]) -> _native.LeaveModel:
+        """Leave values as the compiled core takes them: the heuristic's
+        parameters or a KLV file's graph (converted once per table), else a
+        table of this rack's sub-racks valued here."""
+        if leaves is None:
+            return None
+        model = self._leave_models.get(id(leaves))
+        if model is not None and model[0] is leaves:
+            return model[1]
+        native: _native.LeaveModel = None
+        if type(leaves) is HeuristicLeaves:
+            native = _native.Heuristic(
+                leaves.tile_values,
+                leaves.repeat_penalties,
+                sum(1 << tile for tile in leaves.alphabet.vowels),
+                leaves.q_tile,
+                leaves.u_tile,
+                THIRD_COPY_FACTOR,
+                BALANCE_TARGET,
+                BALANCE_WEIGHT,
+                ONE_KIND_PENALTY_CONSONANT,
+                ONE_KIND_PENALTY_VOWEL,
+                Q_WITHOUT_U_PENALTY,
+            )
+        elif type(leaves) is KlvLeaves:
+            native = _native.Klv(leaves.kwg.nodes, array("I", leaves.word_counts), leaves.values)
+        if native is not None:
+            if len(self._leave_models) > 8:
+                self._leave_models.clear()
+            self._leave_models[id(leaves)] = (leaves, native)
+            return native
+        kinds = sorted(set(rack))
+        tally = [rack.count(t) for t in kinds]
+        strides = bytearray(64)
+        size = 1
+        for tile, count in zip(kinds, tally, strict=True):
+            strides[tile] = size
+            size *= count + 1
+        values = [0.0] * size
+        for used in product(*(range(count + 1) for count in tally)):
+            index = sum(n * strides[t] for t, n in zip(kinds, used, strict=True))
+            values[index] = leaves.value([t for t, count, n in zip(kinds, tally, used, strict=True) for _ in range(count - n)])
+        return (bytes(strides), values)
 
     def _generate_native(
         self,
@@ -268,50 +367,22 @@ class MoveGenerator:
         leaves: LeaveValues | None,
         bag_count: int,
         exchanges: bool,
+        exchange_min_bag: int,
         top: int | None,
-    ) -> list[Play]:
-        """:meth:`generate` with scoring, leave values and sorting in the
-        compiled core. The leave of every sub-rack is valued once, here, into
-        a table the core indexes by the tiles a play uses."""
-        kinds = sorted(set(rack))
-        tally = [rack.count(t) for t in kinds]
-        strides = bytearray(64)
-        size = 1
-        for tile, count in zip(kinds, tally, strict=True):
-            strides[tile] = size
-            size *= count + 1
-        values: list[float] = [0.0] * size
-        kept_by_index: list[tuple[Tile, ...]] = [()] * size
-        for used in product(*(range(count + 1) for count in tally)):
-            index = sum(n * strides[t] for t, n in zip(kinds, used, strict=True))
-            kept = [t for t, count, n in zip(kinds, tally, used, strict=True) for _ in range(count - n)]
-            kept_by_index[index] = tuple(kept)
-            values[index] = self._leave_value(kept, leaves, bag_count)
-        listed = _native.placements(
-            *self._native_args(board, rack),
-            bytes(strides),
-            values,
+    ) -> Plays:
+        """:meth:`generate` in the compiled core: scoring, leave values,
+        exchanges and sorting, with score bounds to skip hopeless anchors when
+        only the best few plays are wanted."""
+        listed = self._native_core().generate(
+            board.tiles,
+            bytes(rack),
+            self._native_leaves(leaves, rack) if bag_count > 0 else None,
+            bag_count <= 0,
             -1 if top is None else top,
+            exchanges,
+            exchanges and bag_count >= exchange_min_bag,
         )
-        plays = [
-            Play(
-                Move(MoveKind.PLACE, start if down else lane, lane if down else start, down, tuple(tiles)),
-                score,
-                kept_by_index[used],
-                equity,
-            )
-            for start, lane, down, tiles, score, equity, used in listed
-        ]
-        if exchanges:
-            plays.append(Play(Move.pass_(), 0, kept_by_index[0], values[0]))
-            if bag_count >= 7:
-                for tiles in distinct_exchanges(rack):
-                    index = sum(strides[t] for t in tiles)
-                    plays.append(Play(Move.exchange(tiles), 0, kept_by_index[index], values[index]))
-            plays.sort(key=play_order)
-            if top is not None:
-                del plays[top:]
-        return plays
+        return Plays(listed)
 
     # -- board analysis -------------------------------------------------------
 

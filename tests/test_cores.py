@@ -1,0 +1,188 @@
+"""The compiled core against the reference, play for play.
+
+The reference (``core="python"``) is the specification: on any position,
+with any leave values, the compiled core must list the same plays with the
+same scores, leaves and equities, in the same order, and its best-N search
+(which skips anchors by score bounds) must return the first N of the full
+list exactly. Real games are the golden data: every play a record makes
+that the lexicon accepts is among both cores' plays with its recorded score.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import shared_gcg_files
+from test_movegen import random_position
+from tilebag import gcg, replay
+from tilebag.alphabet import rack_tile
+from tilebag.bench import bag_count, load_suite
+from tilebag.board import Board
+from tilebag.leaves import HeuristicLeaves, KlvLeaves, LeaveValues, TableLeaves, dumps_klv2
+from tilebag.lexicon import KwgLexicon, default_lexicon
+from tilebag.move import MoveKind
+from tilebag.movegen import MoveGenerator, Plays, native_available
+from tilebag.record import EventKind
+
+pytestmark = pytest.mark.skipif(not native_available(), reason="the compiled core was not built in this installation")
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> KwgLexicon:
+    return default_lexicon()
+
+
+@pytest.fixture(scope="module")
+def cores(lexicon: KwgLexicon) -> tuple[MoveGenerator, MoveGenerator]:
+    return MoveGenerator(lexicon.kwg, core="python"), MoveGenerator(lexicon.kwg, core="native")
+
+
+def random_klv(seed: int) -> KlvLeaves:
+    """A KLV2 file of random values for every leave of up to 3 tiles, and a
+    few longer ones (a leave it does not list is worth 0)."""
+    rng = random.Random(seed)
+    table: dict[tuple[int, ...], float] = {}
+    for a in range(27):
+        table[(a,)] = rng.uniform(-10, 25)
+        for b in range(a, 27):
+            table[(a, b)] = rng.uniform(-15, 30)
+            if rng.random() < 0.3:
+                table[(a, b, rng.randrange(b, 27))] = rng.uniform(-20, 35)
+    return KlvLeaves.from_bytes(dumps_klv2(table))
+
+
+LEAVE_KINDS = ("none", "heuristic", "klv", "table")
+
+
+def make_leaves(kind: str, lexicon: KwgLexicon) -> LeaveValues | None:
+    if kind == "heuristic":
+        return HeuristicLeaves(lexicon.alphabet)
+    if kind == "klv":
+        return random_klv(5)
+    if kind == "table":
+        # a table the core cannot read itself: valued per rack in Python
+        return TableLeaves({b"\x13": 8.0, b"\x00": 25.0, b"\x11": -7.0, b"\x05\x05": -3.5}, lexicon.alphabet)
+    return None
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    turns=st.integers(0, 14),
+    blanks=st.integers(0, 2),
+    leave_kind=st.sampled_from(LEAVE_KINDS),
+    bag=st.sampled_from([0, 1, 6, 7, 40]),
+    top=st.sampled_from([None, 1, 2, 7, 300]),
+)
+def test_cores_agree_on_random_positions(
+    cores: tuple[MoveGenerator, MoveGenerator],
+    lexicon: KwgLexicon,
+    seed: int,
+    turns: int,
+    blanks: int,
+    leave_kind: str,
+    bag: int,
+    top: int | None,
+) -> None:
+    python, native = cores
+    board, rack = random_position(random.Random(seed), native, lexicon.alphabet, turns)
+    rack = [0] * blanks + rack[blanks:]
+    leaves = make_leaves(leave_kind, lexicon)
+    options = {"leaves": leaves, "bag_count": bag, "exchanges": True}
+    full = python.generate(board, rack, **options)  # type: ignore[arg-type]
+    assert native.generate(board, rack, **options) == full  # type: ignore[arg-type]
+    best = native.generate(board, rack, top=top, **options)  # type: ignore[arg-type]
+    assert list(best) == list(full[:top]), "the best-N search returns the head of the full list"
+
+
+def test_cores_agree_on_the_benchmark_suite(cores: tuple[MoveGenerator, MoveGenerator]) -> None:
+    python, native = cores
+    leaves = HeuristicLeaves()
+    for index, position in enumerate(load_suite()):
+        options = {"leaves": leaves, "bag_count": bag_count(position), "exchanges": True}
+        full = python.generate(position.board, position.rack, **options)  # type: ignore[arg-type]
+        assert native.generate(position.board, position.rack, **options) == full, f"position {index}"  # type: ignore[arg-type]
+        for top in (1, 3):
+            assert list(native.generate(position.board, position.rack, top=top, **options)) == full[:top]  # type: ignore[arg-type]
+
+
+def test_klv_values_in_the_core_are_the_files_values(lexicon: KwgLexicon) -> None:
+    klv = random_klv(9)
+    board = Board()
+    rack = lexicon.alphabet.parse_rack("?AEQRST")
+    plays = MoveGenerator(lexicon.kwg, core="native").generate(board, rack, leaves=klv, exchanges=True)
+    for play in list(plays)[:200]:
+        assert play.equity == play.score + klv.value(play.leave)
+
+
+def test_plays_behave_as_a_sequence(cores: tuple[MoveGenerator, MoveGenerator], lexicon: KwgLexicon) -> None:
+    python, native = cores
+    board = Board()
+    rack = lexicon.alphabet.parse_rack("AEIRST?")
+    plays = native.generate(board, rack, exchanges=True)
+    assert isinstance(plays, Plays)
+    listed = python.generate(board, rack, exchanges=True)
+    assert len(plays) == len(listed) > 1000
+    assert plays[0] == listed[0] and plays[-1] == listed[-1]
+    assert plays[3:6] == listed[3:6]
+    assert list(plays) == listed
+    assert plays == listed and listed == plays
+    with pytest.raises(IndexError):
+        plays[len(plays)]
+    kinds = {play.move.kind for play in plays}
+    assert kinds == {MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS}
+
+
+def test_bad_input_to_the_core_is_refused(lexicon: KwgLexicon) -> None:
+    native = MoveGenerator(lexicon.kwg, core="native")
+    core = native._native_core()
+    with pytest.raises(ValueError, match="squares"):
+        core.generate(b"\0" * 10, b"\1", None, False, -1, False, False)
+    with pytest.raises(ValueError, match="out of range"):
+        core.generate(bytes(225), bytes([70]), None, False, -1, False, False)
+    with pytest.raises(TypeError, match="leaves"):
+        core.generate(bytes(225), b"\1", 3.5, False, -1, False, False)
+    with pytest.raises(ValueError, match="strides"):
+        core.generate(bytes(225), b"\1\2", (bytes(64), [0.0] * 4), False, -1, False, False)
+
+
+# -- golden: real games --------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", shared_gcg_files(), ids=lambda p: p.name)
+def test_both_cores_find_every_valid_recorded_play(path: Path, lexicon: KwgLexicon) -> None:
+    if "polish" in path.name:
+        pytest.skip("the default lexicon is English")
+    record = gcg.load(path)
+    game = replay.replay(record)
+    generators = [MoveGenerator(lexicon.kwg, core=core) for core in ("python", "native")]
+    board = Board(game.layout, game.alphabet)
+    last = None
+    checked = 0
+    for event in game.events:
+        if event.kind is EventKind.WITHDRAWN and last is not None:
+            board.remove(last)
+            continue
+        if event.kind is not EventKind.PLACE or event.move is None:
+            continue
+        move = event.move
+        words = board.words(move)
+        if event.rack and all(w.tiles in lexicon for w in words):
+            wanted = (tuple(sorted(move.placed())), event.score)
+            rack = [rack_tile(t) for t in event.rack]
+            for generator in generators:
+                found = {
+                    (tuple(sorted(m.placed())), score)
+                    for m, score in generator.placements(board, rack)
+                    if len(m.placed()) == len(move.placed())
+                }
+                assert wanted in found, f"{path.name}: {board.notation(move)} ({event.score}) by the {generator.core} core"
+            checked += 1
+        board.place(move)
+        last = move
+    assert checked > 0
