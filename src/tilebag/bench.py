@@ -1,4 +1,5 @@
-"""Benchmarks: move generation over a fixed suite of positions.
+"""Benchmarks: move generation over a fixed suite of positions, and
+static-bot self-play.
 
 The suite (``data/bench/movegen.cgp``, one CGP per line) holds openings,
 middle games, racks with blanks and near-endgames taken from seeded
@@ -85,37 +86,49 @@ def bag_count(position: Position) -> int:
 
 
 def run_movegen(
-    repeat: int = 1, progress: Callable[[int, int], None] | None = None, *, core: str = "python"
+    repeat: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    core: str = "python",
+    warm_up: bool = True,
 ) -> MovegenResult:
     """Generate, score, value and sort every play of every suite position
-    with one core (``python`` or ``native``)."""
+    with one core (``python`` or ``native``), ``repeat`` times.
+
+    With ``warm_up`` the suite is run once untimed first, so both cores are
+    measured with their caches (the reference's cross-set cache, the CPU's)
+    as they are in a long game, not as a cold start.
+    """
     started = time.perf_counter()
     lexicon = default_lexicon()
     load_ms = (time.perf_counter() - started) * 1000
     suite = load_suite()
     leaves = load_leaves()
     generators: dict[int, MoveGenerator] = {}
+    for position in suite:
+        if position.bingo_bonus not in generators:
+            generators[position.bingo_bonus] = MoveGenerator(
+                lexicon.kwg,
+                layout=position.board.layout,
+                alphabet=position.alphabet,
+                bingo_bonus=position.bingo_bonus,
+                core=core,
+            )
+    jobs = [(generators[p.bingo_bonus], p.board, p.rack, bag_count(p)) for p in suite]
+    if warm_up:
+        for generator, board, rack, bag in jobs:
+            generator.generate(board, rack, leaves=leaves, bag_count=bag)
     times: list[float] = []
     plays = 0
-    total = len(suite) * repeat
-    for round_ in range(repeat):
-        for index, position in enumerate(suite):
-            generator = generators.get(position.bingo_bonus)
-            if generator is None:
-                generator = generators[position.bingo_bonus] = MoveGenerator(
-                    lexicon.kwg,
-                    layout=position.board.layout,
-                    alphabet=position.alphabet,
-                    bingo_bonus=position.bingo_bonus,
-                    core=core,
-                )
-            bag = bag_count(position)
+    total = len(jobs) * repeat
+    for _ in range(repeat):
+        for generator, board, rack, bag in jobs:
             t0 = time.perf_counter()
-            found = generator.generate(position.board, position.rack, leaves=leaves, bag_count=bag)
+            found = generator.generate(board, rack, leaves=leaves, bag_count=bag)
             times.append(time.perf_counter() - t0)
             plays += len(found)
             if progress is not None:
-                progress(round_ * len(suite) + index + 1, total)
+                progress(len(times), total)
     return MovegenResult(
         core=core,
         positions=len(times),
@@ -125,6 +138,77 @@ def run_movegen(
         lexicon_load_ms=load_ms,
         peak_rss_mb=peak_rss_mb(),
     )
+
+
+@dataclass
+class SelfplayResult:
+    """What one run of the self-play benchmark measured."""
+
+    games: int
+    seconds: float
+    core: str
+    rss_start_mb: float
+    """Resident memory after the first game (lexicon and generators loaded)."""
+    rss_end_mb: float
+    """Resident memory after the last game."""
+
+    @property
+    def ms_per_game(self) -> float:
+        return self.seconds * 1000 / self.games if self.games else 0.0
+
+    def as_dict(self) -> dict[str, float | int | str]:
+        return {
+            "games": self.games,
+            "ms_per_game": round(self.ms_per_game, 3),
+            "core": self.core,
+            "rss_start_mb": round(self.rss_start_mb, 1),
+            "rss_end_mb": round(self.rss_end_mb, 1),
+        }
+
+    def text(self) -> str:
+        return (
+            f"{self.games} static-bot games on the {self.core} core: {self.ms_per_game:.1f} ms per game\n"
+            f"  resident memory {self.rss_start_mb:.0f} MB after the first game, {self.rss_end_mb:.0f} MB at the end"
+        )
+
+
+def run_selfplay(
+    games: int = 100,
+    *,
+    seed: int = 1,
+    core: str = "native",
+    progress: Callable[[int, int], None] | None = None,
+) -> SelfplayResult:
+    """Play ``games`` complete games between two static bots (seeded
+    ``seed``, ``seed + 1``...) and time them, the first included. Games are
+    played, not written: this measures the engine (generation, equity,
+    the rules and the bag), not the disk."""
+    lexicon = default_lexicon()
+    bots = [StaticPlayer("static1", core=core), StaticPlayer("static2", core=core)]
+    rss_start = 0.0
+    seconds = 0.0
+    for number in range(games):
+        started = time.perf_counter()
+        game = Game([bot.name for bot in bots], lexicon=lexicon, seed=seed + number)
+        while not game.is_over():
+            game.push(bots[game.turn].choose(game))
+        seconds += time.perf_counter() - started
+        if number == 0:
+            rss_start = current_rss_mb()
+        if progress is not None:
+            progress(number + 1, games)
+    return SelfplayResult(games, seconds, core, rss_start, current_rss_mb())
+
+
+def current_rss_mb() -> float:
+    """The process's resident memory now, in MB (the peak where the system
+    does not say)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            pages = int(statm.read().split()[1])
+        return pages * resource.getpagesize() / (1024 * 1024)
+    except (OSError, ValueError, IndexError):
+        return peak_rss_mb()
 
 
 def peak_rss_mb() -> float:

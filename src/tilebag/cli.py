@@ -305,6 +305,20 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     movegen.add_argument("--json", action="store_true", help="print one JSON object")
     movegen.add_argument("--core", choices=["python", "native"], help="measure one core only (default: both)")
     movegen.set_defaults(func=_cmd_bench_movegen)
+    selfplay = bench_sub.add_parser("selfplay", help="time complete games between two static bots")
+    selfplay.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    selfplay.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    selfplay.add_argument("--json", action="store_true", help="print one JSON object")
+    selfplay.add_argument(
+        "--core", choices=["python", "native"], help="move generator core (default: the compiled one when built)"
+    )
+    selfplay.set_defaults(func=_cmd_bench_selfplay)
+
+
+def _cmd_bench_selfplay(args: argparse.Namespace) -> int:
+    from tilebag.commands import bench_selfplay
+
+    return bench_selfplay(args)
 
 
 def _cmd_bench_movegen(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -105,7 +105,7 @@ def _generator(
     return generator
 
 
-def _write_plays(out: TextIO, index: int, board: Board, plays: list[Play], *, as_json: bool) -> None:
+def _write_plays(out: TextIO, index: int, board: Board, plays: Sequence[Play], *, as_json: bool) -> None:
     if as_json:
         for play in plays:
             out.write(json.dumps(play_fields(index, board, play), ensure_ascii=False) + "\n")
@@ -152,6 +152,20 @@ def selfplay(args: argparse.Namespace) -> int:
         print(summary.text())
         if args.out:
             print(f"records written to {args.out}")
+    return 0
+
+
+def bench_selfplay(args: argparse.Namespace) -> int:
+    from tilebag.bench import run_selfplay as run
+    from tilebag.movegen import default_core
+
+    if args.games < 1:
+        print("tilebag: bench selfplay: --games must be at least 1", file=sys.stderr)
+        return 2
+    core = args.core or default_core()
+    with Progress(args.games, f"games ({core} core)") as bar:
+        result = run(args.games, seed=args.seed, core=core, progress=lambda done, total: bar.update(done))
+    print(json.dumps(result.as_dict()) if args.json else result.text())
     return 0
 
 

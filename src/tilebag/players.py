@@ -20,13 +20,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from tilebag.game import Game
 from tilebag.kwg import Kwg
 from tilebag.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
 from tilebag.move import Move
-from tilebag.movegen import MoveGenerator, Play
+from tilebag.movegen import MoveGenerator, Play, default_core
 from tilebag.rules import Rules
 
 
@@ -41,13 +42,17 @@ class Player(Protocol):
         ...
 
 
-def generator_for(game: Game) -> MoveGenerator:
+def generator_for(game: Game, core: str | None = None) -> MoveGenerator:
     """The move generator for a game's lexicon and rules (made once per
-    lexicon and rules, then shared)."""
+    lexicon, rules and core, then shared).
+
+    :param core: ``python`` or ``native`` (default: :func:`tilebag.movegen.default_core`).
+    """
     kwg = getattr(game.lexicon, "kwg", None)
     if not isinstance(kwg, Kwg):
         raise TypeError(f"the lexicon {game.lexicon.name!r} has no word graph; bots need a word list or a .kwg lexicon")
-    key = (id(kwg), game.rules)
+    core = core or default_core()
+    key = (id(kwg), game.rules, core)
     cached = _GENERATORS.get(key)
     if cached is None or cached.kwg is not kwg:
         if len(_GENERATORS) >= 8:
@@ -59,11 +64,12 @@ def generator_for(game: Game) -> MoveGenerator:
             bingo_tiles=game.rules.bingo_tiles,
             bingo_bonus=game.rules.bingo_bonus,
             first_play_min_tiles=max(2, game.rules.min_first_word),
+            core=core,
         )
     return cached
 
 
-_GENERATORS: dict[tuple[int, Rules], MoveGenerator] = {}
+_GENERATORS: dict[tuple[int, Rules, str], MoveGenerator] = {}
 
 
 def _fallback(game: Game) -> Move:
@@ -78,17 +84,18 @@ def _fallback(game: Game) -> Move:
 class GreedyPlayer:
     """Plays the highest-scoring placement (ties: the generator's fixed order)."""
 
-    def __init__(self, name: str = "greedy") -> None:
+    def __init__(self, name: str = "greedy", *, core: str | None = None) -> None:
         self.name = name
+        self.core = core
+        """The move generator core (default: the compiled one when built)."""
 
     def __repr__(self) -> str:
         return f"GreedyPlayer({self.name!r})"
 
     def best(self, game: Game) -> Play | None:
-        plays = generator_for(game).generate(game.board, game.rack(), bag_count=len(game.bag))
-        if not plays:
-            return None
-        return min(plays, key=lambda play: -play.score)
+        # with no leave values and tiles in the bag, equity is the score
+        plays = generator_for(game, self.core).generate(game.board, game.rack(), bag_count=1, top=1)
+        return plays[0] if plays else None
 
     def choose(self, game: Game) -> Move:
         best = self.best(game)
@@ -102,9 +109,11 @@ class StaticPlayer:
     :param leaves: a leave table (default: :data:`tilebag.leaves.DEFAULT_LEAVES`).
     """
 
-    def __init__(self, name: str = "static", *, leaves: LeaveValues | None = None) -> None:
+    def __init__(self, name: str = "static", *, leaves: LeaveValues | None = None, core: str | None = None) -> None:
         self.name = name
         self.leaves = leaves
+        self.core = core
+        """The move generator core (default: the compiled one when built)."""
         self._tables: dict[str, LeaveValues] = {}
 
     def __repr__(self) -> str:
@@ -118,14 +127,15 @@ class StaticPlayer:
             table = self._tables[game.alphabet.name] = load_leaves(DEFAULT_LEAVES, game.alphabet)
         return table
 
-    def ranked(self, game: Game, top: int | None = None) -> list[Play]:
+    def ranked(self, game: Game, top: int | None = None) -> Sequence[Play]:
         """The plays it considers, best first."""
-        return generator_for(game).generate(
+        return generator_for(game, self.core).generate(
             game.board,
             game.rack(),
             leaves=self.leave_values(game),
             bag_count=len(game.bag),
             exchanges=len(game.bag) >= game.rules.exchange_min_bag,
+            exchange_min_bag=game.rules.exchange_min_bag,
             top=top,
         )
 
@@ -138,12 +148,13 @@ BOTS: dict[str, type[GreedyPlayer] | type[StaticPlayer]] = {"greedy": GreedyPlay
 """Bot kinds by name."""
 
 
-def make_bot(kind: str, name: str | None = None) -> Player:
-    """A bot by kind name (``greedy``, ``static``).
+def make_bot(kind: str, name: str | None = None, *, core: str | None = None) -> Player:
+    """A bot by kind name (``greedy``, ``static``), using the given move
+    generator core (default: the compiled one when built).
 
     :raises ValueError: naming the known kinds.
     """
     factory = BOTS.get(kind.lower())
     if factory is None:
         raise ValueError(f"no bot called {kind!r} (known: {', '.join(BOTS)})")
-    return factory(name or kind.lower())
+    return factory(name or kind.lower(), core=core)
