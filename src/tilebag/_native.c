@@ -100,6 +100,7 @@ typedef struct {
     int lcross[MAX_LANE];
     int lm[MAX_LANE], wm[MAX_LANE];
     uint8_t lane_anchor[MAX_LANE];
+    int cap[MAX_LANE]; /* the highest face value of a rack tile the square allows */
     uint8_t placed[MAX_LANE];
     int failed;
     /* unvalued mode: one tuple per play into `out` */
@@ -115,6 +116,7 @@ typedef struct {
     Py_ssize_t found_count, found_cap;
     Py_ssize_t top; /* > 0: keep only the best `top` plays, in order, in `found` */
     Bound *bounds;
+    int bounding; /* setup_lane also finds each square's `cap` */
 } Gen;
 
 typedef struct {
@@ -488,6 +490,14 @@ static int setup_lane(Gen *g, int down, int lane) {
         g->placed[i] = 0;
         g->lane_anchor[i] = g->anchor[s];
         any |= g->lane_anchor[i];
+        if (g->bounding) {
+            int cap = 0;
+            for (uint64_t fits = g->lmask[i] & g->held; fits; fits &= fits - 1) {
+                int face = g->scores[__builtin_ctzll(fits)];
+                if (face > cap) cap = face;
+            }
+            g->cap[i] = cap;
+        }
     }
     return any;
 }
@@ -525,12 +535,12 @@ static double anchor_bound(const Gen *g, int a, int leftmost, const int *rack_fa
         if (!g->letters[s] && !(g->lmask[s] & fillable)) break;
         if (s > 0 && g->letters[s - 1]) continue; /* a play cannot start here */
         int n = 0, board_points = 0, wmul = 1;
-        int lm[MAX_RACK], wm[MAX_RACK], crossed[MAX_RACK], cross_points = 0;
+        int lm[MAX_RACK], wm[MAX_RACK], crossed[MAX_RACK], cap[MAX_RACK], cross_points = 0;
         int too_many = 0;
         for (int i = s; i < a; i++) {
             if (g->letters[i]) { board_points += g->face[i]; continue; }
             if (n == g->rack_size) { too_many = 1; break; }
-            lm[n] = g->lm[i]; wm[n] = g->wm[i]; crossed[n] = g->lcross[i] != NO_CROSS;
+            lm[n] = g->lm[i]; wm[n] = g->wm[i]; crossed[n] = g->lcross[i] != NO_CROSS; cap[n] = g->cap[i];
             if (crossed[n]) cross_points += g->lcross[i] * g->wm[i];
             wmul *= g->wm[i];
             n++;
@@ -541,22 +551,36 @@ static double anchor_bound(const Gen *g, int a, int leftmost, const int *rack_fa
                 board_points += g->face[e];
             } else {
                 if (!(g->lmask[e] & fillable) || n == g->rack_size) break;
-                lm[n] = g->lm[e]; wm[n] = g->wm[e]; crossed[n] = g->lcross[e] != NO_CROSS;
+                lm[n] = g->lm[e]; wm[n] = g->wm[e]; crossed[n] = g->lcross[e] != NO_CROSS; cap[n] = g->cap[e];
                 if (crossed[n]) cross_points += g->lcross[e] * g->wm[e];
                 wmul *= g->wm[e];
                 n++;
             }
             if (e < last && g->letters[e + 1]) continue; /* a play cannot end here */
             if (n < g->min_tiles) continue;
-            int coef[MAX_RACK];
+            /* the squares by what a point of face value is worth on them */
+            int coef[MAX_RACK], limit[MAX_RACK];
             for (int i = 0; i < n; i++) {
                 int c = lm[i] * (wmul + (crossed[i] ? wm[i] : 0));
                 int j = i;
-                while (j > 0 && coef[j - 1] < c) { coef[j] = coef[j - 1]; j--; }
+                while (j > 0 && coef[j - 1] < c) { coef[j] = coef[j - 1]; limit[j] = limit[j - 1]; j--; }
                 coef[j] = c;
+                limit[j] = cap[i];
             }
-            int score = wmul * board_points + cross_points;
-            for (int i = 0; i < n; i++) score += coef[i] * rack_faces[i];
+            /* the rack's tiles, highest first, each on the best free square
+               whose cross-set allows a tile that high: the most any
+               assignment of tiles to these squares can score */
+            int score = wmul * board_points + cross_points, free = n;
+            uint32_t taken = 0;
+            for (int t = 0; t < g->rack_size && free; t++) {
+                for (int i = 0; i < n; i++) {
+                    if ((taken >> i) & 1 || limit[i] < rack_faces[t]) continue;
+                    taken |= (uint32_t)1 << i;
+                    score += coef[i] * rack_faces[t];
+                    free--;
+                    break;
+                }
+            }
             if (n >= g->bingo_tiles) score += g->bingo_bonus;
             double equity = (double)score + g->best_leave[n];
             if (equity > best) best = equity;
@@ -822,6 +846,7 @@ static void generate_top(Gen *g) {
             rack_faces[j] = face;
         }
     Py_ssize_t count = 0;
+    g->bounding = 1;
     for (int down = 0; down < 2; down++) {
         int lanes = down ? g->cols : g->rows;
         for (int lane = 0; lane < lanes; lane++) {
@@ -840,6 +865,7 @@ static void generate_top(Gen *g) {
             }
         }
     }
+    g->bounding = 0;
     if (count > 1) qsort(g->bounds, (size_t)count, sizeof(Bound), compare_bounds);
     int current_down = -1, current_lane = -1;
     for (Py_ssize_t i = 0; i < count && !g->failed; i++) {
