@@ -75,7 +75,10 @@ static PyTypeObject HeuristicType, KlvType, CoreType, PlaysType;
 
 typedef struct {
     const uint32_t *nodes;
-    uint64_t *letters_from; /* per node: the letters of it and the rest of its sibling list */
+    /* per node: the letters of it and the rest of its sibling list; 32-bit
+       masks when every tile is below 32 (half the memory to read), else 64 */
+    void *letters_from;
+    int narrow;
     Py_ssize_t node_count;
     uint32_t gaddag_root, dawg_root;
     int rows, cols, size;
@@ -145,6 +148,10 @@ static inline uint32_t bit_count(uint64_t x) {
    letters: counted, not searched. */
 static inline uint32_t arc_for(uint32_t arc, uint64_t present, int letter) {
     return arc + bit_count(present & ((((uint64_t)1) << letter) - 1));
+}
+
+static inline uint64_t letters_at(const Gen *g, uint32_t arc) {
+    return g->narrow ? ((const uint32_t *)g->letters_from)[arc] : ((const uint64_t *)g->letters_from)[arc];
 }
 
 static inline int tile_face(const Gen *g, uint8_t tile) { return (tile & BLANK_BIT) ? 0 : g->scores[tile]; }
@@ -402,7 +409,7 @@ static void place(Gen *g, int phase, int pos, uint32_t arc, int main_score, int 
     uint64_t usable = blanks ? g->lmask[pos] : (g->lmask[pos] & g->held);
     if (!usable) return;
     int lm = g->lm[pos], wm = g->wm[pos], cs = g->lcross[pos];
-    uint64_t present = g->letters_from[arc];
+    uint64_t present = letters_at(g, arc);
     /* only the arcs for letters both present and usable, found by counting
        the letters before each in the list */
     for (uint64_t wanted = present & usable; wanted; wanted &= wanted - 1) {
@@ -442,7 +449,7 @@ static void step(Gen *g, int phase, int pos, uint32_t arc, int main_score, int w
         return;
     }
     int letter = tile & ~BLANK_BIT;
-    uint64_t present = g->letters_from[arc];
+    uint64_t present = letters_at(g, arc);
     if (!((present >> letter) & 1)) return;
     Py_ssize_t node = arc_for(arc, present, letter);
     next_square(g, phase, pos, node, main_score + g->face[pos], wmul, cross, count, anchor, other);
@@ -927,21 +934,30 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
         PyBuffer_Release(&nodes);
         return -1;
     }
-    uint64_t *letters_from = PyMem_Malloc((size_t)(nodes.len / 4 ? nodes.len / 4 : 1) * sizeof(uint64_t));
+    Py_ssize_t count = nodes.len / 4;
+    const uint32_t *values = nodes.buf;
+    int narrow = 1;
+    for (Py_ssize_t i = 0; i < count; i++)
+        if ((values[i] >> TILE_SHIFT) >= 32) { narrow = 0; break; }
+    void *letters_from = PyMem_Malloc((size_t)(count ? count : 1) * (narrow ? 4 : 8));
     if (!letters_from) {
         PyBuffer_Release(&nodes);
         PyErr_NoMemory();
         return -1;
     }
-    const uint32_t *values = nodes.buf;
-    for (Py_ssize_t i = nodes.len / 4 - 1; i >= 0; i--) {
+    uint64_t following = 0;
+    for (Py_ssize_t i = count - 1; i >= 0; i--) {
         uint32_t letter = values[i] >> TILE_SHIFT;
         uint64_t bit = letter < 64 ? (uint64_t)1 << letter : 0;
-        letters_from[i] = (values[i] & IS_END) || i == nodes.len / 4 - 1 ? bit : bit | letters_from[i + 1];
+        uint64_t mask = (values[i] & IS_END) ? bit : bit | following;
+        following = mask;
+        if (narrow) ((uint32_t *)letters_from)[i] = (uint32_t)mask;
+        else ((uint64_t *)letters_from)[i] = mask;
     }
     if (self->nodes_view.obj) PyBuffer_Release(&self->nodes_view);
     PyMem_Free(g->letters_from);
     g->letters_from = letters_from;
+    g->narrow = narrow;
     self->nodes_view = nodes;
     g->nodes = nodes.buf;
     g->node_count = nodes.len / 4;
