@@ -122,6 +122,22 @@ def test_bench_movegen_json() -> None:
     assert data["positions_per_second"] > 0 and data["median_ms"] > 0 and data["peak_rss_mb"] > 0
 
 
+def test_bench_selfplay_json() -> None:
+    result = tilebag("bench", "selfplay", "--games", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["games"] == 3
+    assert data["core"] == ("native" if native_available() else "python")
+    assert data["ms_per_game"] > 0
+    assert 0 < data["rss_start_mb"] <= data["rss_end_mb"] * 2
+
+
+def test_bench_selfplay_refuses_no_games() -> None:
+    result = tilebag("bench", "selfplay", "--games", "0")
+    assert result.returncode == 2
+    assert "--games must be at least 1" in result.stderr
+
+
 def test_info_names_the_core_in_use() -> None:
     result = tilebag("info")
     assert result.returncode == 0, result.stderr
