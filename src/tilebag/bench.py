@@ -26,7 +26,7 @@ from tilebag import cgp
 from tilebag.cgp import Position
 from tilebag.game import Game
 from tilebag.leaves import load_leaves
-from tilebag.lexicon import default_lexicon
+from tilebag.lexicon import KwgLexicon, default_lexicon
 from tilebag.movegen import MoveGenerator
 from tilebag.players import StaticPlayer
 
@@ -49,6 +49,7 @@ class MovegenResult:
     seconds: float
     median_ms: float
     lexicon_load_ms: float
+    """The first load of the default lexicon in this process (from the cache)."""
     peak_rss_mb: float
 
     @property
@@ -85,6 +86,21 @@ def bag_count(position: Position) -> int:
     return max(0, unseen - hidden)
 
 
+_first_load_ms: float | None = None
+
+
+def _default_lexicon_timed() -> tuple[KwgLexicon, float]:
+    """The default lexicon and how long its first load in this process took
+    (later calls find it already in memory)."""
+    global _first_load_ms
+    started = time.perf_counter()
+    lexicon = default_lexicon()
+    elapsed = (time.perf_counter() - started) * 1000
+    if _first_load_ms is None:
+        _first_load_ms = elapsed
+    return lexicon, _first_load_ms
+
+
 def run_movegen(
     repeat: int = 1,
     progress: Callable[[int, int], None] | None = None,
@@ -99,9 +115,7 @@ def run_movegen(
     measured with their caches (the reference's cross-set cache, the CPU's)
     as they are in a long game, not as a cold start.
     """
-    started = time.perf_counter()
-    lexicon = default_lexicon()
-    load_ms = (time.perf_counter() - started) * 1000
+    lexicon, load_ms = _default_lexicon_timed()
     suite = load_suite()
     leaves = load_leaves()
     generators: dict[int, MoveGenerator] = {}
