@@ -17,6 +17,7 @@ from tilebag.errors import FormatError, TilebagError
 
 if TYPE_CHECKING:
     from tilebag.kwg import Kwg
+    from tilebag.rules import Rules
 
 
 def _add_gcg(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -100,9 +101,7 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = sub.add_parser("play", help="play a game in the terminal")
     play.add_argument("players", nargs="*", metavar="NAME", help="player names, 1 to 4 seats with the bots (default: two players, or you alone against --bot)")
     play.add_argument("--seed", type=int, help="seed the bag, to replay the same draw")
-    play.add_argument("--rules", default="standard", help="rules preset (default: standard)")
     play.add_argument("--lexicon", metavar="NAME|PATH", help="word list that judges challenges (default: kjxqz)")
-    play.add_argument("--challenge", metavar="MODE", help="challenge mode: void, single, double, 5-point, 10-point")
     play.add_argument("--save", metavar="FILE.gcg", help="write the game record here when the game ends or you quit")
     play.add_argument(
         "--bot",
@@ -111,13 +110,75 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="KIND",
         help="add a bot seat (static or greedy; repeat for more bots): `tilebag play --bot static` is you against it",
     )
+    _add_rules_options(play)
     play.set_defaults(func=_cmd_play)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from tilebag.play import main as play_main
 
+    args.rules = rules_from_args(args)  # before anything starts: a bad option exits 2 here
     return play_main(args)
+
+
+_RULES_METAVARS = {
+    "rack_size": "N",
+    "bingo_tiles": "N",
+    "bingo_bonus": "POINTS",
+    "min_first_word": "N",
+    "challenge": "MODE",
+    "scoreless_turns": "N",
+    "exchange_min_bag": "N",
+    "finish_level": "LEVEL",
+    "finish_target": "POINTS",
+    "finish_player_targets": "P,P,...",
+    "anagram": "yes|no",
+    "recycle": "yes|no",
+    "blank_swap": "yes|no",
+    "open_dictionary": "yes|no",
+    "turn_time": "TIME",
+    "game_clock": "TIME",
+    "overtime_penalty": "POINTS",
+}
+"""Placeholders shown in ``--help`` for the rules options (others show VALUE)."""
+
+
+def _add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """``--rules NAME`` and one flag per rules option (:data:`tilebag.rules.OPTIONS`),
+    read back by :func:`rules_from_args`."""
+    from tilebag.rules import OPTIONS
+
+    group = parser.add_argument_group(
+        "rules", "a preset (--rules) changed by any of the options below; `tilebag rules` lists both"
+    )
+    group.add_argument("--rules", default="standard", metavar="NAME", help="rules preset or alias (default: standard)")
+    for option in OPTIONS.values():
+        group.add_argument(
+            f"--{option.flag}",
+            dest=option.name,
+            default=None,
+            metavar=_RULES_METAVARS.get(option.name, "VALUE"),
+            help=option.help,
+        )
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The preset named by ``--rules``, changed by every rules option given
+    on the command line (see :func:`_add_rules_options`).
+
+    >>> args = build_parser().parse_args(["selfplay", "--rules", "nine", "--challenge", "void"])
+    >>> rules_from_args(args).describe()
+    ['rack size 9', 'void challenge']
+
+    :raises RulesError: for an unknown preset, a bad value (naming its
+        flag) or options that conflict.
+    """
+    from tilebag.rules import OPTIONS, find_rules
+
+    given = {
+        option.flag: value for option in OPTIONS.values() if (value := getattr(args, option.name, None)) is not None
+    }
+    return find_rules(args.rules).with_options(given)
 
 
 def _add_word(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -284,8 +345,8 @@ def _add_selfplay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--players", default="static,greedy", metavar="KINDS", help="comma-separated bot kinds (default static,greedy)"
     )
     selfplay.add_argument("--out", metavar="DIR", help="write each game's GCG record into this folder")
-    selfplay.add_argument("--rules", default="standard", help="rules preset (default: standard)")
     selfplay.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _add_rules_options(selfplay)
     selfplay.set_defaults(func=_cmd_selfplay)
 
 
@@ -327,6 +388,74 @@ def _cmd_bench_movegen(args: argparse.Namespace) -> int:
     return bench_movegen(args)
 
 
+def _add_rules(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rules = sub.add_parser(
+        "rules",
+        help="list the rules presets and options, or describe one preset",
+        description=(
+            "With no NAME, list every rules preset (with its aliases) and every option that changes one, as "
+            "`tilebag play` and `tilebag selfplay` take them: `--rules nine-tile --challenge void`. With a "
+            "preset's NAME, show how it differs from the standard rules. Exit 2 for an unknown NAME."
+        ),
+    )
+    rules.add_argument("name", nargs="?", metavar="NAME", help="a preset or alias")
+    rules.add_argument(
+        "--json",
+        action="store_true",
+        help='print JSON: {"presets": [{"name", "help", "aliases", "options"}], "options": [{"flag", "help"}]}, '
+        "or the one preset's object with NAME",
+    )
+    rules.set_defaults(func=_cmd_rules)
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    import json
+
+    from tilebag.rules import ALIASES, OPTIONS, PRESET_HELP, PRESETS, find_rules
+
+    def aliases(name: str) -> list[str]:
+        return [alias for alias, target in ALIASES.items() if target == name]
+
+    def preset_fields(name: str) -> dict[str, object]:
+        return {
+            "name": name,
+            "help": PRESET_HELP.get(name, ""),
+            "aliases": aliases(name),
+            "options": PRESETS[name].describe(),
+        }
+
+    if args.name is not None:
+        rules = find_rules(args.name)
+        name = next(key for key, preset in PRESETS.items() if preset is rules)
+        if args.json:
+            print(json.dumps(preset_fields(name)))
+            return 0
+        also = f" (also {', '.join(aliases(name))})" if aliases(name) else ""
+        print(f"{name}{also}: {PRESET_HELP.get(name, '')}")
+        for line in PRESETS[name].describe() or ["the standard rules"]:
+            print(f"  {line}")
+        return 0
+    if args.json:
+        data = {
+            "presets": [preset_fields(name) for name in PRESETS],
+            "options": [{"flag": f"--{option.flag}", "help": option.help} for option in OPTIONS.values()],
+        }
+        print(json.dumps(data))
+        return 0
+    print("Presets (tilebag play --rules NAME; `tilebag rules NAME` shows one):")
+    width = max(map(len, PRESETS))
+    for name in PRESETS:
+        also = f" (also {', '.join(aliases(name))})" if aliases(name) else ""
+        print(f"  {name:<{width}}  {PRESET_HELP.get(name, '')}{also}")
+    print()
+    print("Options, each changing the preset (tilebag play --rules nine-tile --challenge void):")
+    flags = {name: f"--{option.flag} {_RULES_METAVARS.get(name, 'VALUE')}" for name, option in OPTIONS.items()}
+    width = max(map(len, flags.values()))
+    for name, option in OPTIONS.items():
+        print(f"  {flags[name]:<{width}}  {option.help}")
+    return 0
+
+
 def _add_info(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     info = sub.add_parser("info", help="show the version, the move generator core in use and where lexicons are cached")
     info.set_defaults(func=_cmd_info)
@@ -358,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_moves(sub)
     _add_selfplay(sub)
     _add_bench(sub)
+    _add_rules(sub)
     _add_info(sub)
     return parser
 

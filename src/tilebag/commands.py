@@ -115,10 +115,11 @@ def _write_plays(out: TextIO, index: int, board: Board, plays: Sequence[Play], *
 
 
 def selfplay(args: argparse.Namespace) -> int:
+    from tilebag.cli import rules_from_args
     from tilebag.players import BOTS
-    from tilebag.rules import find_rules
     from tilebag.selfplay import run_selfplay
 
+    rules = rules_from_args(args)  # a RulesError exits 2 (in tilebag.cli.main) before any game
     kinds = [kind.strip() for kind in args.players.split(",") if kind.strip()]
     unknown = [kind for kind in kinds if kind.lower() not in BOTS]
     if unknown or not 1 <= len(kinds) <= 4:
@@ -128,7 +129,6 @@ def selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("tilebag: --games must be at least 1", file=sys.stderr)
         return 2
-    rules = find_rules(args.rules)
     summary = run_selfplay(
         kinds, games=args.games, seed=args.seed, out=Path(args.out) if args.out else None, rules=rules
     )

@@ -111,8 +111,13 @@ def build_game(args: argparse.Namespace) -> tuple[Game, dict[int, Player]]:
     return game, bots
 
 
-def choose_rules(name: str | None, challenge: str | None) -> Rules:
-    """The rules preset, with the challenge mode changed if asked."""
+def choose_rules(name: str | Rules | None, challenge: str | None) -> Rules:
+    """The rules preset, with the challenge mode changed if asked; rules
+    already made (as :func:`tilebag.cli.rules_from_args` makes them from
+    ``--rules`` and its options, the challenge mode included) are used as
+    they are."""
+    if isinstance(name, Rules):
+        return name
     rules = find_rules(name or "standard")
     if challenge:
         rules = rules.replace(challenge=ChallengeMode.parse(challenge))
