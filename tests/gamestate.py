@@ -31,6 +31,9 @@ def fingerprint(game: Game) -> tuple[object, ...]:
         None if challengeable is None else event_key(challengeable),
         len(game.move_stack),
         game.outcome(),
+        tuple(game.clock_used),
+        game.turn_elapsed,
+        game.finish_winner,
     )
 
 

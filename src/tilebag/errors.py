@@ -51,6 +51,14 @@ class Illegal(enum.Enum):
     WRONG_PLAYER = "wrong player"
     NOTHING_TO_CHALLENGE = "nothing to challenge"
     CHALLENGE_NOT_ALLOWED = "challenge not allowed"
+    VARIATION_NOT_IN_PLAY = "variation not in play"
+    """A recycle, blank swap or anagram play when the rules do not allow it."""
+    NOT_AN_ANAGRAM = "not an anagram"
+    """An anagram play that does not rearrange one word in its squares."""
+    NO_CHANGE = "no change"
+    """A recycle or blank swap that would change nothing."""
+    TIME_UP = "time up"
+    """The turn timer ran out: the turn is a pass (:meth:`tilebag.Game.time_out`)."""
 
 
 class IllegalMoveError(TilebagError, ValueError):

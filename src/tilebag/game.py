@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -37,6 +38,7 @@ from tilebag.lexicon import Lexicon, default_lexicon
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, RulesError
+from tilebag.variants import AnagramPlay, apply_anagram, check_anagram, check_blank_swap, check_recycle
 
 
 class Termination(enum.Enum):
@@ -46,6 +48,8 @@ class Termination(enum.Enum):
     """The bag was empty and a player played the last tile of their rack."""
     SCORELESS_TURNS = "scoreless turns"
     """Every player had their scoreless turns in a row (2 x N by default)."""
+    FINISH_LINE = "finish line"
+    """Finish Line: a player reached their target score, and wins."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,9 @@ class _Snapshot:
     events: tuple[Event, ...]
     end_index: int | None
     end_count: int
+    clock_used: tuple[float, ...]
+    turn_elapsed: float
+    finish_winner: int | None
     undo: object
 
 
@@ -170,6 +177,15 @@ class Game:
         self._end_index: int | None = None
         self._end_count = 0
         self._stack: list[_Snapshot] = []
+        self.finish_targets = self.rules.finish_targets(len(names))
+        """Finish Line: each seat's target score (``None`` in other games)."""
+        self.finish_winner: int | None = None
+        """Finish Line: the player who reached their target."""
+        self.clock_used = [0.0] * len(names)
+        """Seconds each player has used (as told to :meth:`push`)."""
+        self.turn_elapsed = 0.0
+        """Seconds the turn in progress has taken so far (recycles and blank
+        swaps included)."""
 
     # -- views ----------------------------------------------------------
 
@@ -217,6 +233,8 @@ class Game:
             return None
         scores = tuple(self.scores)
         before = self.scores_before_adjustments()
+        if self.termination is Termination.FINISH_LINE and self.finish_winner is not None:
+            return Outcome(self.termination, (self.finish_winner,), scores, before)
         best = max(scores)
         leaders = [i for i, s in enumerate(scores) if s == best]
         tiebreak = False
@@ -247,7 +265,10 @@ class Game:
             score_text = "-".join(str(s) for s in outcome.scores)
         else:
             score_text = ", ".join(f"{p.name} {s}" for p, s in zip(self.players, outcome.scores, strict=True))
-        if outcome.termination is Termination.WENT_OUT and outcome.went_out is not None:
+        if outcome.termination is Termination.FINISH_LINE and self.finish_targets is not None:
+            winner = outcome.winners[0]
+            why = f"{self.players[winner].name} reached the Finish Line target of {self.finish_targets[winner]}"
+        elif outcome.termination is Termination.WENT_OUT and outcome.went_out is not None:
             why = f"{self.players[outcome.went_out].name} went out"
         else:
             why = f"{self.rules.scoreless_limit(len(self.players))} scoreless turns in a row"
@@ -314,6 +335,16 @@ class Game:
                     f"it holds {len(self.bag)}",
                 )
             return move
+        if move.kind is MoveKind.RECYCLE:
+            return self._check_recycle(move)
+        if move.kind is MoveKind.BLANK_SWAP:
+            if not self.rules.blank_swap:
+                raise IllegalMoveError(Illegal.VARIATION_NOT_IN_PLAY, f"{self.notation(move)}: blank swap is not in these rules")
+            check_blank_swap(self.board, move, rack)
+            return move
+        if move.kind is MoveKind.ANAGRAM:
+            self._check_anagram(move)
+            return move
         self._check_tiles(move.tiles, allow_blank=False)
         normal = self.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
         used = normal.tiles_used
@@ -339,6 +370,49 @@ class Game:
             if not ok or t < 0 or t > (BLANK_BIT | (size - 1)):
                 raise InvalidMoveError(f"tile code {t!r} is not a tile of the {self.alphabet.name} tile set")
 
+    def _check_recycle(self, move: Move) -> Move:
+        text = self.notation(move)
+        if not self.rules.recycle:
+            raise IllegalMoveError(Illegal.VARIATION_NOT_IN_PLAY, f"{text}: recycling is not in these rules")
+        self._check_tiles(move.tiles, allow_blank=False)
+        words = check_recycle(self.board, move)
+        rack = self.players[self.turn].rack
+        lacking = missing_tiles(move.tiles, rack)
+        if lacking:
+            raise IllegalMoveError(
+                Illegal.TILE_NOT_ON_RACK,
+                f"{text}: the rack {self.alphabet.format_rack(rack)} has no {self.alphabet.format_rack(lacking)}",
+            )
+        phonies = [self.alphabet.format_word(w) for w in words if w not in self.lexicon]
+        if phonies:
+            raise PhonyError(
+                phonies,
+                f"{text}: a recycle must leave acceptable words; not in the {self.lexicon.name} lexicon: "
+                + ", ".join(phonies),
+            )
+        return move
+
+    def _check_anagram(self, move: Move) -> AnagramPlay:
+        text = self.notation(move)
+        if not self.rules.anagram:
+            raise IllegalMoveError(Illegal.VARIATION_NOT_IN_PLAY, f"{text}: anagram plays are not in these rules")
+        self._check_tiles(move.tiles, allow_blank=False)
+        if self.board.is_empty():
+            raise IllegalMoveError(Illegal.NOT_AN_ANAGRAM, f"{text}: the board has no word to rearrange yet")
+        play = check_anagram(self.board, move, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
+        rack = self.players[self.turn].rack
+        lacking = missing_tiles(play.tiles_used, rack)
+        if lacking:
+            raise IllegalMoveError(
+                Illegal.TILE_NOT_ON_RACK,
+                f"{text}: the rack {self.alphabet.format_rack(rack)} has no {self.alphabet.format_rack(lacking)}",
+            )
+        if self.rules.challenge is ChallengeMode.VOID:
+            phonies = [self.alphabet.format_word(w.tiles) for w in play.words if w.tiles not in self.lexicon]
+            if phonies:
+                raise PhonyError(phonies, f"{text}: not in the {self.lexicon.name} lexicon: {', '.join(phonies)}")
+        return play
+
     def is_legal(self, move: Move) -> bool:
         """True when :meth:`check` accepts the move."""
         try:
@@ -354,14 +428,23 @@ class Game:
         return self.board.words(move)
 
     def phonies(self, move: Move) -> list[str]:
-        """The words of a checked placement that the lexicon does not accept."""
-        return [self.alphabet.format_word(w.tiles) for w in self.board.words(move) if w.tiles not in self.lexicon]
+        """The words of a checked placement (or anagram play) that the lexicon
+        does not accept."""
+        if move.kind is MoveKind.ANAGRAM:
+            words = check_anagram(self.board, move).words
+        else:
+            words = self.board.words(move)
+        return [self.alphabet.format_word(w.tiles) for w in words if w.tiles not in self.lexicon]
 
     def score(self, move: Move) -> int:
         """What a move would score now (0 for an exchange or a pass).
 
         :raises IllegalMoveError: when the placement does not fit the board.
         """
+        if move.kind is MoveKind.ANAGRAM:
+            return check_anagram(
+                self.board, move, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus
+            ).score
         if move.kind is not MoveKind.PLACE:
             return 0
         normal = self.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
@@ -383,6 +466,9 @@ class Game:
             events=tuple(self.events),  # shared: events are replaced, never changed, once recorded
             end_index=self._end_index,
             end_count=self._end_count,
+            clock_used=tuple(self.clock_used),
+            turn_elapsed=self.turn_elapsed,
+            finish_winner=self.finish_winner,
             undo=undo,
         )
 
@@ -399,6 +485,9 @@ class Game:
         self._challengeable = snap.challengeable
         self._end_index = snap.end_index
         self._end_count = snap.end_count
+        self.clock_used = list(snap.clock_used)
+        self.turn_elapsed = snap.turn_elapsed
+        self.finish_winner = snap.finish_winner
         self.events = list(snap.events)
 
     def pop(self) -> object:
@@ -420,21 +509,43 @@ class Game:
 
     # -- playing --------------------------------------------------------
 
-    def push(self, move: Move) -> int:
+    def push(self, move: Move, *, seconds: float | None = None) -> int:
         """Play a move for the player to move and return what it scored.
 
+        A recycle or a blank swap (variations) starts the turn and leaves it
+        with the same player, who then plays, exchanges or passes.
+
+        :param seconds: the time the player took for it, counted against
+            the turn timer and the game clock when the rules have them.
         :raises IllegalMoveError: when the rules forbid it; nothing changes.
+            When the turn timer has run out the reason is
+            :attr:`Illegal.TIME_UP`: the turn is a pass (:meth:`time_out`).
         """
         move = self.check(move)
+        self._check_time(move, seconds)
+        anagram = self._check_anagram(move) if move.kind is MoveKind.ANAGRAM else None
         self._stack.append(self._snapshot(move))
+        self._spend(seconds)
         me = self.turn
         player = self.players[me]
         rack_before = tuple(player.rack)
+        if not move.kind.ends_turn:
+            self._start_of_turn(move, player)
+            self._append(EventKind.RECYCLE if move.kind is MoveKind.RECYCLE else EventKind.BLANK_SWAP, me, 0,
+                         rack=rack_before, move=move)
+            self._challengeable = None
+            return 0
         score = 0
-        if move.kind is MoveKind.PLACE:
-            score = self.board.score(move, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
-            self.board.place(move)
-            for t in move.tiles_used:
+        if move.kind in (MoveKind.PLACE, MoveKind.ANAGRAM):
+            if anagram is not None:
+                score = anagram.score
+                apply_anagram(self.board, anagram)
+                used = anagram.tiles_used
+            else:
+                score = self.board.score(move, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
+                self.board.place(move)
+                used = move.tiles_used
+            for t in used:
                 player.rack.remove(rack_tile(t))
             player.rack.extend(self.bag.draw(self.rules.rack_size - len(player.rack)))
             player.score += score
@@ -451,12 +562,69 @@ class Game:
         else:
             self._append(EventKind.PASS, me, 0, rack=rack_before, move=move)
             self._challengeable = None
+        self.turn_elapsed = 0.0
         self.scoreless = 0 if score > 0 else self.scoreless + 1
-        if move.kind is MoveKind.PLACE and not player.rack and not len(self.bag):
+        if self.finish_targets is not None and score > 0 and player.score >= self.finish_targets[me]:
+            self.finish_winner = me
+            self._finish(Termination.FINISH_LINE, None)
+        elif move.kind in (MoveKind.PLACE, MoveKind.ANAGRAM) and not player.rack and not len(self.bag):
             self._finish(Termination.WENT_OUT, me)
         else:
             self._next_turn()
         return score
+
+    def time_out(self, seconds: float | None = None) -> None:
+        """The turn timer ran out: the turn of the player to move is a pass
+        (a recycle or blank swap already made this turn stands).
+
+        :param seconds: the time the turn took since its last action
+            (default: what was left of the turn timer).
+        :raises GameOverError: when the game is over.
+        """
+        if self.termination is not None:
+            raise GameOverError(f"the game is over: {self.result_text()}")
+        if seconds is None and self.rules.turn_time is not None:
+            seconds = max(0.0, self.rules.turn_time - self.turn_elapsed)
+        self._stack.append(self._snapshot("time out"))
+        self._spend(seconds)
+        me = self.turn
+        self._append(EventKind.TIME_OUT, me, 0, rack=tuple(self.players[me].rack), move=Move.pass_())
+        self._challengeable = None
+        self.turn_elapsed = 0.0
+        self.scoreless += 1
+        self._next_turn()
+
+    def _check_time(self, move: Move, seconds: float | None) -> None:
+        if seconds is None:
+            return
+        if seconds < 0:
+            raise ValueError(f"seconds must be at least 0, got {seconds}")
+        limit = self.rules.turn_time
+        if limit is not None and self.turn_elapsed + seconds > limit:
+            raise IllegalMoveError(
+                Illegal.TIME_UP,
+                f"{self.notation(move)}: the turn took {self.turn_elapsed + seconds:.0f} s, "
+                f"the turn timer allows {limit:g} s: the turn is a pass",
+            )
+
+    def _spend(self, seconds: float | None) -> None:
+        if seconds:
+            self.clock_used[self.turn] += seconds
+            self.turn_elapsed += seconds
+
+    def _start_of_turn(self, move: Move, player: Player) -> None:
+        """Apply a checked recycle or blank swap."""
+        square = self.layout.square(move.row, move.col)
+        old = self.board.tiles[square]
+        if move.kind is MoveKind.RECYCLE:
+            new = move.tiles[0]
+            player.rack.remove(rack_tile(new))
+            player.rack.append(rack_tile(old))
+        else:
+            new = old & ~BLANK_BIT
+            player.rack.remove(new)
+            player.rack.append(BLANK)
+        self.board.tiles[square] = new
 
     def _append(self, kind: EventKind, player: int, score: int, **fields: object) -> Event:
         if fields.get("rack") is not None:
@@ -517,13 +685,25 @@ class Game:
                     rack = self.players[i].rack
                     if rack:
                         add(EventKind.END_RACK_PENALTY, i, -self.alphabet.rack_value(rack), tuple(rack), rack)
-        else:
+        elif self.termination is not Termination.FINISH_LINE:
             for i, p in enumerate(self.players):
                 if p.rack:
                     add(EventKind.END_RACK_PENALTY, i, -self.alphabet.rack_value(p.rack), tuple(p.rack), p.rack)
+        for i, points in enumerate(self.overtime_penalties()):
+            if points:
+                add(EventKind.TIME_PENALTY, i, -points, None, [])
         self.events[self._end_index : self._end_index] = new
         self._end_count = len(new)
         self._retotal()
+
+    def overtime_penalties(self) -> list[int]:
+        """Points each player loses on the game clock: the rules' penalty for
+        every minute, or part of one, used over the clock (none in a Finish
+        Line game that ended at the line)."""
+        clock, per_minute = self.rules.game_clock, self.rules.overtime_penalty
+        if clock is None or not per_minute or self.termination is Termination.FINISH_LINE:
+            return [0] * len(self.players)
+        return [math.ceil(max(0.0, used - clock) / 60) * per_minute for used in self.clock_used]
 
     def _reopen(self) -> None:
         """Take back the end of the game (its final play was withdrawn)."""
@@ -534,6 +714,7 @@ class Game:
         del self.events[self._end_index : self._end_index + self._end_count]
         self.termination = None
         self.went_out = None
+        self.finish_winner = None
         self._end_index = None
         self._end_count = 0
 
@@ -589,13 +770,20 @@ class Game:
             before = self._stack[snap_index]
             was_over = self.termination is not None
             self._reopen()
-            self.board.remove(move)
+            used = move.tiles_used
+            if move.kind is MoveKind.ANAGRAM:
+                # the rearranged word goes back as it was, without the tiles added
+                self.board.tiles[:] = before.board
+                self.board.tile_count = before.tile_count
+                used = check_anagram(self.board, move).tiles_used
+            else:
+                self.board.remove(move)
             player = self.players[event.player]
             rack_before = list(before.players[event.player][1])
             # The player takes back the rack they played from; the tiles they
             # drew go back to the bag. (Tiles given to another rack since, as
             # a record replay may do, come back from it.)
-            self.bag.put_back(player.rack + [rack_tile(t) for t in move.tiles_used])
+            self.bag.put_back(player.rack + [rack_tile(t) for t in used])
             player.rack = []
             self._give_tiles(player, rack_before, what=self.alphabet.format_rack(rack_before))
             player.score -= event.score
@@ -625,6 +813,12 @@ class Game:
         """The words a placement event formed (its tiles still on the board)."""
         assert event.move is not None
         move = event.move
+        if move.kind is MoveKind.ANAGRAM:
+            before = self._stack[self._play_snapshot_index(event)]
+            board = self.board.copy()
+            board.tiles[:] = before.board
+            board.tile_count = before.tile_count
+            return [w.tiles for w in check_anagram(board, move).words]
         board = self.board.copy()
         board.remove(move)
         return [w.tiles for w in board.words(move)]

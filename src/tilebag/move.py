@@ -36,6 +36,20 @@ class MoveKind(enum.Enum):
     PLACE = "place"
     EXCHANGE = "exchange"
     PASS = "pass"
+    ANAGRAM = "anagram"
+    """Variation: rearrange one word on the board in its squares, then add
+    tiles to it (:attr:`Move.tiles` spell the whole new word, every square)."""
+    RECYCLE = "recycle"
+    """Variation, at the start of a turn: put a rack tile on a square in place
+    of the letter there, which goes to the rack. The turn goes on."""
+    BLANK_SWAP = "blank swap"
+    """Variation, at the start of a turn: put the letter a played blank
+    stands for in its place and take the blank. The turn goes on."""
+
+    @property
+    def ends_turn(self) -> bool:
+        """False for the actions a turn may start with (recycle, blank swap)."""
+        return self not in (MoveKind.RECYCLE, MoveKind.BLANK_SWAP)
 
 
 @dataclass(frozen=True)
@@ -63,6 +77,23 @@ class Move:
     def exchange(cls, tiles: Sequence[Tile]) -> Move:
         """An exchange of the given rack tiles (0 for a blank)."""
         return cls(MoveKind.EXCHANGE, tiles=tuple(sorted(tiles)))
+
+    @classmethod
+    def anagram(cls, row: int, col: int, down: bool, tiles: Sequence[Tile]) -> Move:
+        """An anagram play: ``tiles`` spell the whole new word from its first
+        square, the rearranged letters of the word on the board included."""
+        return cls(MoveKind.ANAGRAM, row, col, down, tuple(tiles))
+
+    @classmethod
+    def recycle(cls, row: int, col: int, tile: Tile) -> Move:
+        """Put rack ``tile`` (a designated blank: ``BLANK_BIT | letter``) on
+        the square at ``row``, ``col`` and take the letter there."""
+        return cls(MoveKind.RECYCLE, row, col, False, (tile,))
+
+    @classmethod
+    def blank_swap(cls, row: int, col: int) -> Move:
+        """Take the blank at ``row``, ``col`` for the letter it stands for."""
+        return cls(MoveKind.BLANK_SWAP, row, col)
 
     @classmethod
     def pass_(cls) -> Move:
@@ -97,9 +128,13 @@ class Move:
 
     @property
     def tiles_used(self) -> list[Tile]:
-        """The tiles leaving the rack (designated blanks as such)."""
+        """The tiles leaving the rack (designated blanks as such). For an
+        anagram play, which tiles are new depends on the board: see
+        :meth:`tilebag.Game.check`."""
         if self.kind is MoveKind.PLACE:
             return [t for t in self.tiles if t != PLAYED_THROUGH]
+        if self.kind is MoveKind.BLANK_SWAP:
+            return []
         return list(self.tiles)
 
     @classmethod
@@ -133,6 +168,9 @@ class Move:
                 return cls.exchange(alphabet.parse_rack(letters))
             except InvalidMoveError as err:
                 raise InvalidMoveError(f"{text!r}: {err}") from None
+        keyword = parts[0].lower()
+        if keyword in ("recycle", "swap", "anagram"):
+            return cls._variation_from_text(text, parts, alphabet, layout)
         if len(parts) != 2:
             raise InvalidMoveError(f"{text!r} is not a move: expected a position and a word, such as '8F HORN'")
         try:
@@ -146,11 +184,39 @@ class Move:
             raise InvalidMoveError(f"{text!r}: {message}") from None
         return cls.place(row, col, down, tiles)
 
+    @classmethod
+    def _variation_from_text(
+        cls, text: str, parts: list[str], alphabet: Alphabet, layout: BoardLayout
+    ) -> Move:
+        """``recycle H8 X``, ``swap H8`` (blank swap), ``anagram 8D STARE``."""
+        keyword = parts[0].lower()
+        shapes = {"recycle": "recycle H8 X", "swap": "swap H8", "anagram": "anagram 8D STARE"}
+        if len(parts) != (2 if keyword == "swap" else 3):
+            raise InvalidMoveError(f"{text!r}: write it as {shapes[keyword]!r}")
+        try:
+            if keyword == "anagram":
+                row, col, down = layout.parse_position(parts[1])
+                tiles = alphabet.parse_word(parts[2])
+                return cls.anagram(row, col, down, tiles)
+            row, col = divmod(layout.parse_square(parts[1]), layout.cols)
+            if keyword == "swap":
+                return cls.blank_swap(row, col)
+            tile = alphabet.parse_word(parts[2])
+            if len(tile) != 1:
+                raise InvalidMoveError(f"{parts[2]!r}: recycle one tile at a time")
+            return cls.recycle(row, col, tile[0])
+        except InvalidMoveError as err:
+            raise InvalidMoveError(f"{text!r}: {err}") from None
+
     def gcg(self, alphabet: Alphabet | None = None, layout: BoardLayout | None = None) -> str:
-        """The move in GCG notation, played-through squares as ``.``.
+        """The move in GCG notation, played-through squares as ``.``; the
+        variations' actions as tilebag writes them (``recycle H8 X``,
+        ``swap H8``, ``anagram 8D STARE``).
 
         >>> Move.exchange([0, 5]).gcg()
         '-E?'
+        >>> Move.recycle(7, 7, 26).gcg(), Move.blank_swap(0, 3).gcg()
+        ('recycle H8 Z', 'swap D1')
         """
         alphabet = alphabet or load_alphabet("english")
         if self.kind is MoveKind.PASS:
@@ -158,6 +224,12 @@ class Move:
         if self.kind is MoveKind.EXCHANGE:
             return "-" + alphabet.format_rack(self.tiles)
         layout = layout or load_layout("standard")
+        if self.kind is MoveKind.RECYCLE:
+            return f"recycle {layout.square_name(self.row * layout.cols + self.col)} {alphabet.format_word(self.tiles)}"
+        if self.kind is MoveKind.BLANK_SWAP:
+            return f"swap {layout.square_name(self.row * layout.cols + self.col)}"
+        if self.kind is MoveKind.ANAGRAM:
+            return f"anagram {layout.position_name(self.row, self.col, self.down)} {alphabet.format_word(self.tiles)}"
         word = "".join("." if t == PLAYED_THROUGH else alphabet.label(t) for t in self.tiles)
         return f"{layout.position_name(self.row, self.col, self.down)} {word}"
 

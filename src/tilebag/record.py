@@ -36,11 +36,19 @@ class EventKind(enum.Enum):
     """A player loses the value of their own rack (GCG ``RACK (RACK) -N``)."""
     TIME_PENALTY = "time penalty"
     """Points lost on the clock (GCG ``(time) -N``)."""
+    RECYCLE = "recycle"
+    """Variation: a board letter replaced by a rack tile at the start of a
+    turn (the turn goes on)."""
+    BLANK_SWAP = "blank swap"
+    """Variation: a played blank taken for the letter it stands for (the
+    turn goes on)."""
+    TIME_OUT = "time out"
+    """The turn timer ran out: the turn was a pass."""
 
     @property
     def is_turn(self) -> bool:
         """True for the kinds that are a player's turn."""
-        return self in (EventKind.PLACE, EventKind.EXCHANGE, EventKind.PASS)
+        return self in (EventKind.PLACE, EventKind.EXCHANGE, EventKind.PASS, EventKind.TIME_OUT)
 
 
 @dataclass
