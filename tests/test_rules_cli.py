@@ -94,10 +94,10 @@ def test_nine_tile_racks_in_a_played_game() -> None:
 @pytest.mark.parametrize(
     ("command", "options", "words"),
     [
-        ("selfplay", ["--finish-level", "expert", "--finish-target", "300"], ["finish_level", "finish_target"]),
-        ("play", ["--finish-level", "expert", "--finish-target", "300"], ["finish_level", "finish_target"]),
-        ("selfplay", ["--overtime-penalty", "10"], ["overtime_penalty", "game_clock"]),
-        ("selfplay", ["--rules", "speed", "--game-clock", "60"], ["turn_time", "game_clock"]),
+        ("selfplay", ["--finish-level", "expert", "--finish-target", "300"], ["--finish-level", "--finish-target"]),
+        ("play", ["--finish-level", "expert", "--finish-target", "300"], ["--finish-level", "--finish-target"]),
+        ("selfplay", ["--overtime-penalty", "10"], ["--overtime-penalty", "--game-clock"]),
+        ("selfplay", ["--rules", "speed", "--game-clock", "60"], ["--turn-time", "--game-clock"]),
         ("selfplay", ["--rack-size", "nine"], ["--rack-size", "'nine'"]),
         ("play", ["--rack-size", "nine"], ["--rack-size", "'nine'"]),
         ("selfplay", ["--anagram", "maybe"], ["--anagram", "yes or no"]),

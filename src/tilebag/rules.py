@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -277,7 +278,14 @@ class Rules:
                 changes[name] = option.parse(text)
             except (ValueError, RulesError) as error:
                 raise RulesError(f"--{option.flag} {text!r}: {error}") from None
-        return self.replace(**changes)
+        try:
+            return self.replace(**changes)
+        except RulesError as error:
+            # name the options as they were given: --finish-level, not finish_level
+            message = str(error)
+            for name in sorted(OPTIONS, key=len, reverse=True):
+                message = re.sub(rf"\b{name}\b", "--" + OPTIONS[name].flag, message)
+            raise RulesError(message) from None
 
     def describe(self) -> list[str]:
         """What differs from the standard rules, one phrase per option.
@@ -312,22 +320,37 @@ def _parse_seconds(text: str) -> float | None:
     key = text.strip().lower()
     if key in ("none", "off", "0"):
         return None
-    value = float(key[:-1]) * 60 if key.endswith("m") else float(key.rstrip("s"))
+    try:
+        value = float(key[:-1]) * 60 if key.endswith("m") else float(key.rstrip("s"))
+    except ValueError:
+        raise ValueError("expected seconds (180), minutes (3m) or none") from None
     if value <= 0:
         raise ValueError("expected a positive time")
     return value
 
 
+def _parse_int(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ValueError("expected a whole number") from None
+
+
 def _parse_optional_int(text: str) -> int | None:
     key = text.strip().lower()
-    return None if key in ("none", "off") else int(key)
+    return None if key in ("none", "off") else _parse_int(key)
+
+
+def _parse_level(text: str) -> FinishLevel | None:
+    key = text.strip().lower()
+    return None if key in ("none", "off") else FinishLevel.parse(key)
 
 
 def _parse_targets(text: str) -> tuple[int, ...] | None:
     key = text.strip().lower()
     if key in ("none", "off"):
         return None
-    return tuple(int(part) for part in key.replace(",", " ").split())
+    return tuple(_parse_int(part) for part in key.replace(",", " ").split())
 
 
 def _seconds_text(value: float | None) -> str:
@@ -353,19 +376,19 @@ class Option:
 OPTIONS: dict[str, Option] = {
     option.name: option
     for option in (
-        Option("rack_size", "tiles on a rack (9 for 9-tile racks)", int, lambda v: f"rack size {v}"),
-        Option("bingo_tiles", "tiles a play must place for the bingo bonus", int, lambda v: f"bingo for {v} tiles or more"),
-        Option("bingo_bonus", "points for a bingo", int, lambda v: f"bingo bonus {v}"),
-        Option("min_first_word", "tiles the first play must place (3, 4 or 5 in the variation)", int,
+        Option("rack_size", "tiles on a rack (9 for 9-tile racks)", _parse_int, lambda v: f"rack size {v}"),
+        Option("bingo_tiles", "tiles a play must place for the bingo bonus", _parse_int, lambda v: f"bingo for {v} tiles or more"),
+        Option("bingo_bonus", "points for a bingo", _parse_int, lambda v: f"bingo bonus {v}"),
+        Option("min_first_word", "tiles the first play must place (3, 4 or 5 in the variation)", _parse_int,
                lambda v: f"first word of {v} letters or more"),
         Option("challenge", "void, single, double, 5-point or 10-point", ChallengeMode.parse,
                lambda v: f"{v.value} challenge"),
         Option("scoreless_turns", "consecutive scoreless turns that end the game (none: two per player)",
                _parse_optional_int, lambda v: f"game ends after {v} scoreless turns"),
-        Option("exchange_min_bag", "tiles the bag must hold for an exchange", int,
+        Option("exchange_min_bag", "tiles the bag must hold for an exchange", _parse_int,
                lambda v: f"exchange with {v} tiles in the bag or more"),
-        Option("finish_level", "Finish Line: beginner, intermediate or expert (targets by player count)",
-               FinishLevel.parse, lambda v: f"Finish Line, {v.value} targets ({'/'.join(map(str, FINISH_TARGETS[v]))})"),
+        Option("finish_level", "Finish Line: beginner, intermediate or expert (targets by player count), or none",
+               _parse_level, lambda v: f"Finish Line, {v.value} targets ({'/'.join(map(str, FINISH_TARGETS[v]))})"),
         Option("finish_target", "Finish Line: one custom target for every player", _parse_optional_int,
                lambda v: f"Finish Line at {v} points"),
         Option("finish_player_targets", "Finish Line: a target per seat, e.g. 120,70", _parse_targets,
@@ -382,7 +405,7 @@ OPTIONS: dict[str, Option] = {
                _parse_seconds, lambda v: f"turn timer {_seconds_text(v)}"),
         Option("game_clock", "time per player for the whole game, e.g. 25m (none: no clock)", _parse_seconds,
                lambda v: f"game clock {_seconds_text(v)} each"),
-        Option("overtime_penalty", "points lost per started minute over the game clock", int,
+        Option("overtime_penalty", "points lost per started minute over the game clock", _parse_int,
                lambda v: f"{v} points per minute over"),
     )
 }
