@@ -24,6 +24,17 @@ input or ``quit`` stops the game (writing the record when ``--save`` is
 given); so does the end of the game. A player named "You" is addressed as
 such (``You play``, ``Your rack``).
 
+Every variation of the rules plays (``--rules NAME`` and its options, see
+``tilebag rules``); the start of the game says which are in play, and
+``help`` lists only the actions they allow. With recycle or blank swap a
+turn may start with ``recycle G8 Z`` or ``swap G8``: the same player then
+goes on with the turn. With anagram plays, ``anagram 8G TEAS`` rearranges the
+word at 8G and adds tiles to it. A Finish Line game shows each player's
+target beside the scores. An open dictionary allows ``check WORD`` and
+``hint`` during play. With a turn timer or game clocks every action is timed:
+a move made after the turn timer ran out is not played, the turn is a pass;
+minutes over a game clock cost points at the end.
+
 >>> format_words([("HORN", 14)], bingo=0)
 'HORN 14'
 >>> format_words([("PASTE", 19), ("FARMS", 6)], bingo=0)
@@ -36,20 +47,23 @@ from __future__ import annotations
 
 import argparse
 import enum
+import math
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tilebag import gcg
-from tilebag.alphabet import BLANK, Tile, load_alphabet
+from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, rack_tile
 from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, TilebagError
 from tilebag.game import ChallengeResult, Game, Termination
 from tilebag.lexicon import load_lexicon
 from tilebag.move import Move, MoveKind
-from tilebag.players import BOTS, Player, generator_for, make_bot
+from tilebag.players import BOTS, Player, StaticPlayer, generator_for, make_bot
 from tilebag.record import Event, EventKind
 from tilebag.rules import ChallengeMode, Rules, find_rules
+from tilebag.variants import check_anagram, recycled_words
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
 """Who plays when no names and no bots are given."""
@@ -59,6 +73,17 @@ YOU = "You"
 
 ACCEPT_WORDS = frozenset({"", "accept", "a", "ok", "done", "end"})
 """Answers that accept a game-ending play instead of challenging it."""
+
+MAX_START_ACTIONS = 16
+"""Recycles and blank swaps a bot may make in one turn before it is made to
+pass (a bot that kept swapping letters back and forth would never move)."""
+
+CLOSED_DICTIONARY = "the dictionary is closed in these rules: look words up after the game"
+"""Why ``check`` and ``hint`` are refused without an open dictionary."""
+
+Clock = Callable[[], float]
+"""Where the session reads the time, in seconds (:func:`time.monotonic`;
+tests give a clock they move on themselves)."""
 
 
 class SetupError(TilebagError):
@@ -248,7 +273,8 @@ def capitalized(text: str) -> str:
 
 
 def help_text(rules: Rules) -> str:
-    """The commands, for ``help``."""
+    """The commands, for ``help``: the variations' actions and commands
+    only when the rules allow them."""
     mode = rules.challenge
     if mode is ChallengeMode.VOID:
         challenge = "  (void challenge mode: a play with a word not in the lexicon is refused on entry)"
@@ -264,17 +290,104 @@ def help_text(rules: Rules) -> str:
         "  8F HoRN         a lower-case letter is a blank standing for that letter",
         f"  -ABC            exchange A, B and C (? for a blank); {rules.exchange_min_bag} tiles must be in the bag",
         "  -               pass",
+    ]
+    if rules.min_first_word > 2:
+        lines.append(f"  The {first_word_text(rules.min_first_word)}.")
+    variations = variation_help(rules)
+    if variations:
+        lines += ["Variations in these rules:", *variations]
+    lines += [
         "Commands:",
         challenge,
         "  board           show the board again",
         "  rack            show your rack",
         "  scores          show the scores",
         "  bag             tiles left in the bag, and the tiles you cannot see",
+    ]
+    if rules.open_dictionary:
+        lines += [
+            "  check WORD ...  look words up in the lexicon (open dictionary)",
+            "  hint            the play the static bot would make with your rack",
+        ]
+    if rules.turn_time is not None or rules.game_clock is not None:
+        lines.append("  time            the time left on the turn timer and the game clocks")
+    lines += [
         "  save FILE       write the game record (GCG) to FILE now",
         "  help, ?         this help",
         "  quit, q         stop the game (the record is written if --save was given)",
     ]
     return "\n".join(lines)
+
+
+def variation_help(rules: Rules) -> list[str]:
+    """Help lines for the actions the rules' variations allow.
+
+    >>> variation_help(find_rules("standard"))
+    []
+    >>> [line.split()[0] for line in variation_help(find_rules("house")) if line[2] != " "]
+    ['recycle', 'swap', 'anagram']
+    """
+    lines = []
+    if rules.recycle:
+        lines += [
+            "  recycle G8 Z    at the start of your turn, put Z from your rack on G8 and take the letter there;",
+            "                  the words it changes must be acceptable; repeat it, then play on (recycle G8 z: a blank as Z)",
+        ]
+    if rules.blank_swap:
+        lines += [
+            "  swap G8         at the start of your turn, take the blank on G8 by putting down the letter it",
+            "                  stands for from your rack; then play on",
+        ]
+    if rules.anagram:
+        lines += [
+            "  anagram 8G TEAS rearrange the word on the board from 8G in its squares and add tiles to it:",
+            "                  write the whole new word (premium squares under the old word do not count)",
+        ]
+    return lines
+
+
+def first_word_text(length: int) -> str:
+    """The minimum first word, as said at the start and in the help.
+
+    >>> first_word_text(4)
+    'first word needs 4 letters or more (pass or exchange if you cannot make one)'
+    """
+    return f"first word needs {length} letters or more (pass or exchange if you cannot make one)"
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules in play, as said at the start of a game.
+
+    >>> rules_text(find_rules("nine-tile"))
+    'Rules: nine-tile — rack size 9'
+    >>> rules_text(find_rules("standard"))
+    'Rules: standard'
+    """
+    changes = rules.describe()
+    return f"Rules: {rules.name}" + (" — " + ", ".join(changes) if changes else "")
+
+
+def format_clock(seconds: float) -> str:
+    """Seconds as minutes and seconds, rounded up (time left is not up
+    until it is all gone).
+
+    >>> format_clock(125), format_clock(0.4), format_clock(-35.2), format_clock(3600)
+    ('2:05', '0:01', '-0:36', '60:00')
+    """
+    whole = math.ceil(abs(seconds) - 1e-9)
+    sign = "-" if seconds < 0 and whole else ""
+    return f"{sign}{whole // 60}:{whole % 60:02d}"
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration from the rules: ``3 min``, ``90 s``.
+
+    >>> format_seconds(180.0), format_seconds(90.0), format_seconds(1500.0)
+    ('3 min', '90 s', '25 min')
+    """
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{seconds / 60:g} min"
+    return f"{seconds:g} s"
 
 
 def blank_hint(text: str, err: IllegalMoveError) -> str:
@@ -285,7 +398,10 @@ def blank_hint(text: str, err: IllegalMoveError) -> str:
     >>> blank_hint("8f horn", IllegalMoveError(Illegal.TILE_NOT_ON_RACK, "no ????"))
     ' (lower-case letters are blanks: write the word in capitals)'
     """
-    word = text.split()[-1] if text.split() else ""
+    parts = text.split()
+    word = parts[-1] if len(parts) > 1 else ""
+    if parts and parts[0].lower() == "swap":
+        return ""  # swap G8 names a square, not tiles
     if err.reason is Illegal.TILE_NOT_ON_RACK and not text.startswith("-") and any(c.islower() for c in word):
         return " (lower-case letters are blanks: write the word in capitals)"
     return ""
@@ -322,12 +438,19 @@ class Session:
         *,
         save_path: str | None = None,
         bots: Mapping[int, Player] | None = None,
+        clock: Clock = time.monotonic,
     ) -> None:
         self.game = game
         self.console = console
         self.save_path = save_path
         self.bots = dict(bots or {})
         """The bots by seat; the other seats are people at the keyboard."""
+        self.clock = clock
+        """Where actions are timed (seconds), for the turn timer and the game clocks."""
+        self._timing: tuple[tuple[int, int], float] | None = None
+        """Whose turn is being timed (the player to move and how many turns
+        were played before), and since when."""
+        self._hinter: StaticPlayer | None = None
         self.shown = _Shown()
         self.accepted_end = False
         """True once the last play of a finished game was accepted unchallenged."""
@@ -342,6 +465,9 @@ class Session:
             "challenge": self.cmd_challenge,
             "c": self.cmd_challenge,
             "save": self.cmd_save,
+            "check": self.cmd_check,
+            "hint": self.cmd_hint,
+            "time": self.cmd_time,
             "quit": self.cmd_quit,
             "q": self.cmd_quit,
             "exit": self.cmd_quit,
@@ -415,7 +541,39 @@ class Session:
             f"{'>' if i == marker else ''}{p.name}: {s}"
             for i, (p, s) in enumerate(zip(game.players, scores, strict=True))
         ]
-        return f"{label}: " + " | ".join(parts)
+        return f"{label}: " + " | ".join(parts) + self.targets_text()
+
+    def targets_text(self) -> str:
+        """The Finish Line targets, to show beside the scores ("" in other games)."""
+        targets = self.game.finish_targets
+        if targets is None:
+            return ""
+        if len(set(targets)) == 1:
+            return f"    Finish Line: {targets[0]}"
+        each = ", ".join(f"{p.name} {t}" for p, t in zip(self.game.players, targets, strict=True))
+        return f"    Finish Line: {each}"
+
+    def clocks_text(self, elapsed: float = 0.0) -> str:
+        """What is left of each player's game clock ("" without game clocks);
+        ``elapsed`` is the time the player to move has taken so far."""
+        game = self.game
+        limit = game.rules.game_clock
+        if limit is None:
+            return ""
+        parts = []
+        for i, p in enumerate(game.players):
+            left = limit - game.clock_used[i] - (elapsed if i == game.turn and not game.is_over() else 0.0)
+            shown = f"{format_clock(left)} left" if left >= 0 else f"{format_clock(-left)} over"
+            parts.append(f"{p.name} {shown}")
+        return "Game clocks: " + " | ".join(parts)
+
+    def turn_timer_text(self, elapsed: float = 0.0) -> str:
+        """What is left of the turn timer ("" without one)."""
+        limit = self.game.rules.turn_time
+        if limit is None:
+            return ""
+        left = max(0.0, limit - self.game.turn_elapsed - elapsed)
+        return f"Turn timer: {format_clock(left)} left of {format_seconds(limit)}."
 
     def bag_text(self) -> str:
         n = len(self.game.bag)
@@ -434,6 +592,31 @@ class Session:
     def event_text(self, event: Event) -> str:
         """A placement event as ``alice's 8F HORN (+14)``."""
         return f"{possessive(self.name(event.player))} {self.play_text(event)}"
+
+    # -- timing -------------------------------------------------------------
+
+    def _timing_key(self) -> tuple[int, int]:
+        """The turn being timed: the player to move, and the turns played
+        before (a challenge or a lost turn does not start a new one)."""
+        return (self.game.turn, sum(e.kind.is_turn for e in self.game.events))
+
+    def start_timing(self) -> None:
+        """Start the clock of the player to move when their turn is new."""
+        key = self._timing_key()
+        if self._timing is None or self._timing[0] != key:
+            self._timing = (key, self.clock())
+
+    def restart_timing(self) -> None:
+        """Time the next action of the same turn from now (after a recycle
+        or blank swap, whose time the game has counted)."""
+        self._timing = (self._timing_key(), self.clock())
+
+    def elapsed(self) -> float:
+        """Seconds the player to move has taken since their turn, or their
+        last action in it, began."""
+        self.start_timing()
+        assert self._timing is not None
+        return max(0.0, self.clock() - self._timing[1])
 
     # -- the loop -----------------------------------------------------------
 
@@ -458,6 +641,7 @@ class Session:
             if bot is not None:
                 self.bot_turn(bot)
                 continue
+            self.start_timing()
             self.show_turn_if_changed()
             line = self.console.read(f"{self.name(self.seat())}> ")
             if line is None:
@@ -488,8 +672,50 @@ class Session:
         mode = game.rules.challenge
         terms = "phonies are refused on entry" if mode is ChallengeMode.VOID else challenge_terms(mode)
         self.say(f"Challenge mode: {mode.value} ({terms}).")
+        self.say(rules_text(game.rules))
+        for line in self.variation_lines():
+            self.say(line)
         self.say("Type help for the commands.")
         self.show_first_draw()
+
+    def variation_lines(self) -> list[str]:
+        """What the variations in play mean for the players, said at the start."""
+        game = self.game
+        rules = game.rules
+        lines = []
+        if game.finish_targets is not None:
+            targets = game.finish_targets
+            if len(set(targets)) == 1:
+                goal = f"the first to reach {targets[0]} points wins"
+            else:
+                each = ", ".join(f"{p.name} {t}" for p, t in zip(game.players, targets, strict=True))
+                goal = f"the first to reach their target wins ({each})"
+            lines.append(f"Finish Line: {goal}; the game ends at once and no racks are counted.")
+        if rules.min_first_word > 2:
+            lines.append(f"The {first_word_text(rules.min_first_word)}.")
+        allowed = [
+            name
+            for name, on in (
+                ("recycle", rules.recycle),
+                ("blank swap", rules.blank_swap),
+                ("anagram plays", rules.anagram),
+            )
+            if on
+        ]
+        if allowed:
+            lines.append(f"Allowed in these rules: {', '.join(allowed)} (type help to see how).")
+        if rules.open_dictionary:
+            lines.append("Open dictionary: type 'check WORD' to look a word up, 'hint' for a play.")
+        if rules.turn_time is not None:
+            lines.append(f"Turn timer: {format_seconds(rules.turn_time)} a turn; when it runs out the turn is a pass.")
+        if rules.game_clock is not None:
+            penalty = (
+                f"; {rules.overtime_penalty} points lost per minute (or part of one) over"
+                if rules.overtime_penalty
+                else ""
+            )
+            lines.append(f"Game clock: {format_seconds(rules.game_clock)} each{penalty}.")
+        return lines
 
     def show_first_draw(self) -> None:
         game = self.game
@@ -529,19 +755,29 @@ class Session:
         if self.final_challenge_pending():
             self.show_final_challenge_offer()
             return
+        clocks = self.clocks_text()
+        if clocks:
+            self.say(clocks)
         self.say(f"{self.name(seat)} to move.")
+        timer = self.turn_timer_text()
+        if timer:
+            self.say(timer)
+        if game.board.is_empty() and game.rules.min_first_word > 2:
+            self.say(f"The {first_word_text(game.rules.min_first_word)}.")
         event = game.challengeable
         if self.can_challenge() and event is not None and event.player != seat:
             self.say(f"You may type 'challenge' to challenge {self.event_text(event)} before you move.")
         self.say(self.rack_text(seat))
 
     def show_final_challenge_offer(self) -> None:
-        event = self.game.challengeable
+        game = self.game
+        event = game.challengeable
         assert event is not None
-        self.say(
-            f"{self.does(event.player, 'ended')} the game with {self.play_text(event)}: "
-            "no tiles left in the bag or on the rack."
-        )
+        if game.termination is Termination.FINISH_LINE and game.finish_targets is not None:
+            why = f"the Finish Line target of {game.finish_targets[event.player]} is reached"
+        else:
+            why = "no tiles left in the bag or on the rack"
+        self.say(f"{self.does(event.player, 'ended')} the game with {self.play_text(event)}: {why}.")
         self.say(
             f"{self.name(self.seat())}: type 'challenge' to challenge it, or press Enter to accept it and end the game."
         )
@@ -584,31 +820,123 @@ class Session:
     def cmd_quit(self, _: str) -> Action:
         return Action.STOP
 
-    def cmd_move(self, text: str) -> Action:
-        """A placement, an exchange or a pass for the player to move."""
+    def cmd_check(self, words: str) -> Action:
+        """Look words up, when the rules open the dictionary."""
         game = self.game
-        try:
-            move = game.check(game.parse_move(text))
-        except InvalidMoveError as err:
-            self.say(f"Not a move: {err} (type help for the commands)")
+        if not game.rules.open_dictionary:
+            self.say(f"Not allowed: {CLOSED_DICTIONARY}.")
             return Action.CONTINUE
-        except IllegalMoveError as err:
-            self.say(f"Not allowed: {err}{blank_hint(text, err)}")
+        if not words.split():
+            self.say("check needs one or more words: check QI ZA")
             return Action.CONTINUE
-        self.play(move)
+        for word in words.split():
+            text = word.upper()
+            verdict = "acceptable" if text in game.lexicon else "not acceptable"
+            self.say(f"{text}: {verdict} in {game.lexicon.name}.")
         return Action.CONTINUE
 
-    def play(self, move: Move) -> None:
-        """Play a checked move for the player to move and say what it did."""
+    def cmd_hint(self, _: str) -> Action:
+        """The play the static bot would make with the rack of the player to
+        move, when the rules open the dictionary."""
+        game = self.game
+        if not game.rules.open_dictionary:
+            self.say(f"Not allowed: {CLOSED_DICTIONARY}.")
+            return Action.CONTINUE
+        if game.is_over():
+            self.say("The game is over: there is no move to hint at.")
+            return Action.CONTINUE
+        if self._hinter is None:
+            self._hinter = StaticPlayer("hint")
+        try:
+            plays = self._hinter.ranked(game, top=1)
+        except TypeError as err:
+            self.say(f"No hints: {err}.")
+            return Action.CONTINUE
+        if not plays:
+            self.say("Hint: no play fits your rack; exchange or pass.")
+            return Action.CONTINUE
+        best = plays[0]
+        move = best.move
+        if move.kind is MoveKind.PLACE:
+            self.say(
+                f"Hint: {game.notation(move)} for {best.score} (keeping {self.fmt_rack(best.leave) or 'nothing'})."
+            )
+        elif move.kind is MoveKind.EXCHANGE:
+            self.say(f"Hint: exchange {self.fmt_rack(move.tiles)} ({move.gcg(game.alphabet, game.layout)}).")
+        else:
+            self.say("Hint: pass (-).")
+        return Action.CONTINUE
+
+    def cmd_time(self, _: str) -> Action:
+        """The time left on the turn timer and the game clocks, now."""
+        game = self.game
+        if game.rules.turn_time is None and game.rules.game_clock is None:
+            self.say("These rules have no turn timer and no game clocks.")
+            return Action.CONTINUE
+        elapsed = 0.0 if game.is_over() else self.elapsed()
+        for text in (self.turn_timer_text(elapsed), self.clocks_text(elapsed)):
+            if text:
+                self.say(text)
+        return Action.CONTINUE
+
+    def cmd_move(self, text: str) -> Action:
+        """A placement, an exchange or a pass for the player to move, or one
+        of the variations' actions (recycle, blank swap, anagram play). Once
+        the turn timer has run out, anything tried makes the turn a pass."""
+        game = self.game
+        seconds = self.elapsed()
+        try:
+            move = game.check(game.parse_move(text))
+        except (InvalidMoveError, IllegalMoveError) as err:
+            if self.over_time(seconds):
+                self.time_up(f"the turn took {game.turn_elapsed + seconds:.0f} s")
+            elif isinstance(err, InvalidMoveError):
+                self.say(f"Not a move: {err} (type help for the commands)")
+            else:
+                self.say(f"Not allowed: {err}{blank_hint(text, err)}")
+            return Action.CONTINUE
+        if self.play(move, seconds) and not move.kind.ends_turn:
+            self.restart_timing()
+        return Action.CONTINUE
+
+    def play(self, move: Move, seconds: float | None = None) -> bool:
+        """Play a checked move for the player to move and say what it did;
+        False (the turn is then a pass) when the turn timer had run out."""
         game = self.game
         me = game.turn
         summary = self.describe_move(move)
         lost_before = [p.lost_turns for p in game.players]
         total_before = game.players[me].score
-        score = game.push(move)
-        if move.kind is MoveKind.PLACE:
+        try:
+            score = game.push(move, seconds=seconds)
+        except IllegalMoveError as err:
+            if err.reason is not Illegal.TIME_UP:
+                raise
+            self.time_up(f"the turn took {game.turn_elapsed + (seconds or 0.0):.0f} s")
+            return False
+        if move.kind in (MoveKind.PLACE, MoveKind.ANAGRAM):
             summary += f" = {score} point{'s' if score != 1 else ''} (total {total_before + score})"
         self.say(summary)
+        self.report_missed_turns(lost_before)
+        return True
+
+    def over_time(self, seconds: float) -> bool:
+        """True when the turn timer has run out for the player to move, who
+        has taken ``seconds`` since their turn (or last action) began."""
+        limit = self.game.rules.turn_time
+        return limit is not None and self.game.turn_elapsed + seconds > limit
+
+    def time_up(self, why: str) -> None:
+        """The turn timer ran out: the turn of the player to move is a pass."""
+        game = self.game
+        me = game.turn
+        lost_before = [p.lost_turns for p in game.players]
+        assert game.rules.turn_time is not None
+        self.say(
+            f"Time is up: {why}, the turn timer allows {format_seconds(game.rules.turn_time)}. "
+            f"{capitalized(possessive(self.name(me)))} turn is a pass."
+        )
+        game.time_out()
         self.report_missed_turns(lost_before)
 
     def describe_move(self, move: Move) -> str:
@@ -621,9 +949,57 @@ class Session:
         if move.kind is MoveKind.EXCHANGE:
             n = len(move.tiles)
             return f"{self.does(me, 'exchanges')} {n} tile{'s' if n != 1 else ''}."
+        if move.kind is MoveKind.RECYCLE:
+            return self.describe_recycle(move)
+        if move.kind is MoveKind.BLANK_SWAP:
+            return self.describe_blank_swap(move)
+        rules = game.rules
+        if move.kind is MoveKind.ANAGRAM:
+            anagram = check_anagram(game.board, move, bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus)
+            old = game.alphabet.format_word(game.board.tiles[s] for s in anagram.squares)
+            words = [(game.alphabet.format_word(w.tiles), w.score) for w in anagram.words]
+            bingo = rules.bingo_bonus if len(anagram.tiles_used) >= rules.bingo_tiles else 0
+            plays = verb(self.name(me), "plays")
+            return (
+                f"{self.does(me, 'rearranges')} {old} and {plays} {game.notation(move)}: {format_words(words, bingo)}"
+            )
         words = [(game.alphabet.format_word(w.tiles), w.score) for w in game.words(move)]
-        bingo = game.rules.bingo_bonus if len(move.placed()) >= game.rules.bingo_tiles else 0
+        bingo = rules.bingo_bonus if len(move.placed()) >= rules.bingo_tiles else 0
         return f"{self.does(me, 'plays')} {game.notation(move)}: {format_words(words, bingo)}"
+
+    def describe_recycle(self, move: Move) -> str:
+        """``bob recycles G8: Z in place of the T (now ZEA); the T goes to bob's rack.``"""
+        game = self.game
+        me = game.turn
+        old = game.board.at(move.row, move.col)
+        new = move.tiles[0]
+        square = game.layout.square_name(game.layout.square(move.row, move.col))
+        words = [game.alphabet.format_word(w) for w in recycled_words(game.board, move.row, move.col, new)]
+        now = f" (now {', '.join(words)})" if words else ""
+        taken = "the blank" if rack_tile(old) == BLANK else f"the {game.alphabet.label(old)}"
+        return (
+            f"{self.does(me, 'recycles')} {square}: {self.board_tile_name(new)} in place of "
+            f"{self.board_tile_name(old, article='the')}{now}; {taken} goes to {possessive(self.name(me))} rack. "
+            "The turn goes on."
+        )
+
+    def describe_blank_swap(self, move: Move) -> str:
+        """``bob puts down T for the blank on G8; the blank goes to bob's rack.``"""
+        game = self.game
+        me = game.turn
+        letter = game.board.at(move.row, move.col) & ~BLANK_BIT
+        square = game.layout.square_name(game.layout.square(move.row, move.col))
+        return (
+            f"{self.does(me, 'puts')} down {game.alphabet.label(letter)} for the blank on {square}; "
+            f"the blank goes to {possessive(self.name(me))} rack. The turn goes on."
+        )
+
+    def board_tile_name(self, tile: Tile, article: str = "a") -> str:
+        """A tile on the board: ``Z``, or ``a blank as Z``."""
+        label = self.game.alphabet.label(tile & ~BLANK_BIT)
+        if tile & BLANK_BIT:
+            return f"{article} blank as {label}"
+        return f"the {label}" if article == "the" else label
 
     def report_missed_turns(self, lost_before: Sequence[int]) -> None:
         """Say who missed a turn they lost to a failed challenge."""
@@ -721,7 +1097,34 @@ class Session:
             self.accepted_end = True
             return
         self.say()
-        self.play(bot.choose(game))
+        self.bot_moves(bot)
+
+    def bot_moves(self, bot: Player) -> None:
+        """Let a bot make its turn: any recycles and blank swaps it starts
+        with, each said as it is made, then its move. Each action is timed."""
+        game = self.game
+        seat = game.turn
+        for actions in range(MAX_START_ACTIONS + 1):
+            started = self.clock()
+            move = bot.choose(game)
+            seconds = max(0.0, self.clock() - started)
+            if not move.kind.ends_turn and actions == MAX_START_ACTIONS:
+                self.say(f"{self.does(seat, 'makes')} no move after {actions} recycles and blank swaps.")
+                move = Move.pass_()
+            try:
+                move = game.check(move)
+            except (IllegalMoveError, InvalidMoveError) as err:
+                if self.over_time(seconds):
+                    self.time_up(f"the turn took {game.turn_elapsed + seconds:.0f} s")
+                    return
+                self.say(
+                    f"{self.name(seat)} chose a move the rules refuse ({move.gcg(game.alphabet, game.layout)}: {err})."
+                )
+                move = Move.pass_()
+            if not self.play(move, seconds) or move.kind.ends_turn:
+                return
+            if game.is_over() or game.turn != seat:
+                return
 
     def phonies_of(self, event: Event) -> list[str]:
         """The words of a placement on the board that the lexicon does not accept."""
@@ -773,14 +1176,28 @@ class Session:
         game = self.game
         if game.termination is Termination.WENT_OUT and game.went_out is not None:
             return f"{self.name(game.went_out)} went out."
+        if game.termination is Termination.FINISH_LINE and game.finish_winner is not None:
+            winner = game.finish_winner
+            target = game.finish_targets[winner] if game.finish_targets is not None else game.scores[winner]
+            return (
+                f"{self.does(winner, 'reached')} the Finish Line target of {target} "
+                f"with {game.scores[winner]} points; no racks are counted."
+            )
         return f"{game.rules.scoreless_limit(len(game.players))} scoreless turns in a row."
 
     def end_events(self) -> list[Event]:
-        """The rack adjustments after the last turn."""
-        kinds = (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY)
+        """The rack adjustments and time penalties after the last turn."""
+        kinds = (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY, EventKind.TIME_PENALTY)
         return [e for e in self.game.events if e.kind in kinds]
 
     def end_event_text(self, event: Event) -> str:
+        if event.kind is EventKind.TIME_PENALTY:
+            used = self.game.clock_used[event.player]
+            limit = self.game.rules.game_clock or 0.0
+            return (
+                f"{self.does(event.player, 'loses')} {-event.score} for going {format_clock(used - limit)} "
+                f"over the game clock ({self.game.rules.overtime_penalty} a minute or part of one)."
+            )
         tiles = self.fmt_rack(event.end_rack)
         if event.kind is EventKind.END_RACK_POINTS:
             return f"{self.does(event.player, 'gains')} {event.score} for the tiles left on the other racks ({tiles})."
