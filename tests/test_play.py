@@ -183,6 +183,26 @@ def test_help_lists_the_commands() -> None:
         assert command in run.out
 
 
+def test_the_rules_options_reach_the_game() -> None:
+    # the variations themselves are played in tests/test_play_variations.py
+    run = run_play(["help", "check qi", "8F HORN"], "--rules", "house", "--turn-time", "3m")
+    assert run.returncode == 0, run.err
+    assert "Rules: house — anagram plays, recycle, blank swap, open dictionary, turn timer 3 min" in run.out
+    assert "Allowed in these rules: recycle, blank swap, anagram plays (type help to see how)." in run.out
+    assert "Turn timer: 3:00 left of 3 min." in run.out
+    for action in ("recycle G8 Z", "swap G8", "anagram 8G TEAS", "check WORD", "hint", "time "):
+        assert action in run.out
+    assert "QI: acceptable in kjxqz." in run.out
+    assert "bob plays 8F HORN: HORN 14 = 14 points (total 14)" in run.out  # in time
+
+
+def test_standard_rules_offer_no_variations() -> None:
+    run = run_play(["help", "check qi"])
+    assert "Rules: standard\n" in run.out
+    assert "recycle G8 Z" not in run.out and "Turn timer" not in run.out and "Game clocks" not in run.out
+    assert "Not allowed: the dictionary is closed in these rules: look words up after the game." in run.out
+
+
 # -- moves -----------------------------------------------------------------------
 
 
