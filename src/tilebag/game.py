@@ -919,14 +919,11 @@ class Game:
     # -- records ----------------------------------------------------------
 
     def record(self, *, lexicon: str | None = None) -> GameRecord:
-        """The game so far as a record (for GCG)."""
-        pragmas: list[tuple[str, str]] = []
-        if self.rules.challenge is not ChallengeMode.DOUBLE:
-            pragmas.append(("challenge-rule", self.rules.challenge.value))
-        if self.rules.scoreless_turns is not None:
-            pragmas.append(("scoreless-turns", str(self.rules.scoreless_turns)))
-        if self.rules.layout != "standard":
-            pragmas.append(("board-layout", self.rules.layout))
+        """The game so far as a record (for GCG): every rules option not
+        played as standard is a pragma (see :func:`tilebag.gcg.rules_pragmas`)."""
+        from tilebag.gcg import rules_pragmas
+
+        pragmas = rules_pragmas(self.rules)
         name = lexicon
         if name is None and self._lexicon is not None:
             name = self._lexicon.name

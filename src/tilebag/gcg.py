@@ -22,13 +22,17 @@ True
 
 Extension pragmas tilebag writes for its own games (other programs ignore
 them): ``#tile-distribution NAME`` (a tile set other than English),
-``#board-layout NAME``, ``#challenge-rule MODE`` (when not double) and
-``#scoreless-turns N`` (when not two per player).
+``#board-layout NAME``, ``#challenge-rule MODE`` (when not double),
+``#scoreless-turns N`` (when not two per player), and one pragma for every
+other rules option that is not standard, named by its command-line flag
+(:func:`rules_pragmas`): ``#rack-size 9``, ``#finish-level expert``,
+``#anagram``, ``#turn-time 180`` ...
 """
 
 from __future__ import annotations
 
 import codecs
+import enum
 import io
 import logging
 import re
@@ -43,6 +47,7 @@ from tilebag.errors import FormatError, InvalidMoveError
 from tilebag.layout import BoardLayout, load_layout
 from tilebag.move import Move
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
+from tilebag.rules import OPTIONS, Rules, RulesError
 
 LOGGER = logging.getLogger(__name__)
 
@@ -62,6 +67,102 @@ LEXICON_ALPHABETS = {
 
 _SCORE = re.compile(r"^[+-]?\d+$")
 _POSITION = re.compile(r"^(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
+
+CHALLENGE_PRAGMA = "challenge-rule"
+"""The pragma of the ``challenge`` option (its name in other programs' records)."""
+
+# -- rules as pragmas ----------------------------------------------------
+
+
+def rules_pragmas(rules: Rules) -> list[tuple[str, str]]:
+    """The pragmas that state every rules option a game does not play as
+    standard, each named by its command-line flag (``challenge`` as
+    ``challenge-rule``); a yes/no option that is on is a bare pragma.
+
+    >>> from tilebag.rules import find_rules
+    >>> rules_pragmas(find_rules("tournament"))
+    [('scoreless-turns', '6'), ('game-clock', '1500'), ('overtime-penalty', '10')]
+    >>> rules_pragmas(Rules(anagram=True, finish_player_targets=(200, 70)))
+    [('finish-player-targets', '200 70'), ('anagram', '')]
+    >>> rules_pragmas(Rules())
+    []
+    """
+    standard = Rules()
+    first: list[tuple[str, str]] = []
+    rest: list[tuple[str, str]] = []
+    for option in OPTIONS.values():
+        value = getattr(rules, option.name)
+        if value == getattr(standard, option.name):
+            continue
+        if option.name == "challenge":
+            first.append((CHALLENGE_PRAGMA, _value_text(value)))
+        elif option.name == "scoreless_turns":
+            first.append((option.flag, _value_text(value)))
+        else:
+            rest.append((option.flag, _value_text(value)))
+    if rules.layout != standard.layout:
+        first.append(("board-layout", rules.layout))
+    return first + rest
+
+
+def pragma_rules(pragmas: Iterable[tuple[str, str]], base: Rules | None = None) -> Rules:
+    """``base`` (the standard rules by default) changed by the rules
+    pragmas among these (see :func:`rules_pragmas`); other pragmas are left
+    alone, and so is a ``#challenge-rule`` naming a mode tilebag does not
+    know (other programs write their own).
+
+    >>> pragma_rules([("rack-size", "9"), ("recycle", ""), ("lexicon", "CSW21")]).describe()
+    ['rack size 9', 'recycle']
+
+    :raises RulesError: naming a pragma whose value is not one its option takes,
+        or options that conflict.
+    """
+    rules = base or Rules()
+    changes: dict[str, object] = {}
+    for key, text in pragmas:
+        if key == "board-layout":
+            if text and "layout" not in changes:
+                changes["layout"] = text
+            continue
+        name = "challenge" if key == CHALLENGE_PRAGMA else key.replace("-", "_")
+        if name not in OPTIONS or name in changes:
+            continue  # not a rules pragma, or said again (the first one counts)
+        option = OPTIONS[name]
+        try:
+            changes[name] = option.parse(text or "yes")
+        except (ValueError, RulesError) as err:
+            if key == CHALLENGE_PRAGMA:
+                continue
+            raise RulesError(f"#{key} {text!r}: {err}") from None
+    try:
+        return rules.replace(**changes)
+    except RulesError as err:
+        raise RulesError(f"the rules pragmas conflict: {err}") from None
+
+
+def _value_text(value: object) -> str:
+    """An option's value as its pragma writes it (what its option reads back)."""
+    if value is True:
+        return ""
+    if value is False:
+        return "no"
+    if value is None:
+        return "none"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return " ".join(_value_text(v) for v in value)
+    if isinstance(value, float):
+        return seconds_text(value)
+    return str(value)
+
+
+def seconds_text(value: float) -> str:
+    """A number of seconds, exactly: ``180`` or ``90.5``."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
 
 
 @dataclass

@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 from tilebag.alphabet import Tile, load_alphabet, rack_tile
 from tilebag.errors import IllegalMoveError, TilebagError
 from tilebag.game import Game, Termination
-from tilebag.gcg import format_event
+from tilebag.gcg import format_event, pragma_rules
 from tilebag.lexicon import Lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.record import Event, EventKind, GameRecord
-from tilebag.rules import ChallengeMode, EndAdjustment, Rules
+from tilebag.rules import ChallengeMode, EndAdjustment, Rules, RulesError
 
 _NO_LIMIT = 1_000_000
 
@@ -105,21 +105,14 @@ class _Stop(Exception):
 
 def rules_for(record: GameRecord, base: Rules | None = None) -> Rules:
     """The rules a record was played under, as far as it says: its tile set,
-    challenge mode and scoreless-turn limit pragmas, and the way it counts
-    the racks at the end."""
-    rules = (base or Rules()).replace(alphabet=record.alphabet)
-    mode = record.pragma("challenge-rule")
-    if mode:
-        try:
-            rules = rules.replace(challenge=ChallengeMode.parse(mode))
-        except ValueError:
-            pass
-    limit = record.pragma("scoreless-turns")
-    if limit and limit.isdigit():
-        rules = rules.replace(scoreless_turns=int(limit))
-    layout = record.pragma("board-layout")
-    if layout:
-        rules = rules.replace(layout=layout)
+    its rules pragmas (challenge mode, scoreless-turn limit, board, and every
+    variation: see :func:`tilebag.gcg.pragma_rules`), and the way it counts
+    the racks at the end.
+
+    :raises RulesError: when a rules pragma's value is not one its option
+        takes, or the pragmas conflict.
+    """
+    rules = pragma_rules(record.pragmas, (base or Rules()).replace(alphabet=record.alphabet))
     players = max(len(record.players), 1)
     rules = rules.replace(max_players=max(rules.max_players, players))
     alphabet = load_alphabet(record.alphabet)
@@ -160,7 +153,15 @@ def check(
 def _run(
     record: GameRecord, *, rules: Rules | None, lexicon: Lexicon | None, strict: bool, source: str | None
 ) -> CheckReport:
-    base = rules_for(record, rules)
+    try:
+        base = rules_for(record, rules)
+    except RulesError as err:
+        report = CheckReport(source)
+        finding = Finding(Severity.ERROR, 0, "", f"cannot set up the game: {err}", fatal=True)
+        report.findings.append(finding)
+        if strict:
+            raise ReplayError(finding, source) from None
+        return report
     if base.scoreless_turns is not None:
         return _Replayer(record, base, lexicon, strict, source).run()
     # The limit is not stated: find it from how the record ends. A first pass
