@@ -920,10 +920,14 @@ class Game:
 
     def record(self, *, lexicon: str | None = None) -> GameRecord:
         """The game so far as a record (for GCG): every rules option not
-        played as standard is a pragma (see :func:`tilebag.gcg.rules_pragmas`)."""
-        from tilebag.gcg import rules_pragmas
+        played as standard is a pragma (see :func:`tilebag.gcg.rules_pragmas`),
+        and with a turn timer or a game clock, so is the time each player
+        used."""
+        from tilebag.gcg import CLOCK_PRAGMA, rules_pragmas, seconds_text
 
         pragmas = rules_pragmas(self.rules)
+        if self.rules.turn_time is not None or self.rules.game_clock is not None:
+            pragmas.append((CLOCK_PRAGMA, " ".join(seconds_text(s) for s in self.clock_used)))
         name = lexicon
         if name is None and self._lexicon is not None:
             name = self._lexicon.name

@@ -26,7 +26,20 @@ them): ``#tile-distribution NAME`` (a tile set other than English),
 ``#scoreless-turns N`` (when not two per player), and one pragma for every
 other rules option that is not standard, named by its command-line flag
 (:func:`rules_pragmas`): ``#rack-size 9``, ``#finish-level expert``,
-``#anagram``, ``#turn-time 180`` ...
+``#anagram``, ``#turn-time 180`` ... A game with a turn timer or a game
+clock also says how long each player took (``#clock-used 1630 1200``).
+
+The variations' actions are written so that a reader that skips pragmas it
+does not know sees an ordinary game: a recycle or a blank swap is a pragma
+line of its own (``#action bob: EIOTUXZ recycle G8 Z``, ``#action bob:
+EIOTUX? swap G8``); an anagram play is an ordinary placement line, the
+rearranged word played through, after a pragma naming the whole new word
+(``#anagram-play bob: 8G TEAS`` then ``>bob: ADEST 8G ...S +4 4``); a turn
+the timer ended is a pass line after ``#time-out bob``.
+
+>>> record = loads(">alice: AEIJOQT 8G TEA +6 6\\n#action bob: EIOTUXZ recycle G8 Z\\n")
+>>> record.events[1].kind, record.events[1].move, record.events[1].total
+(<EventKind.RECYCLE: 'recycle'>, Move.from_gcg('recycle G8 Z'), 0)
 """
 
 from __future__ import annotations
@@ -45,7 +58,7 @@ from typing import IO
 from tilebag.alphabet import Alphabet, Tile, load_alphabet
 from tilebag.errors import FormatError, InvalidMoveError
 from tilebag.layout import BoardLayout, load_layout
-from tilebag.move import Move
+from tilebag.move import PLAYED_THROUGH, Move, MoveKind
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 from tilebag.rules import OPTIONS, Rules, RulesError
 
@@ -70,6 +83,13 @@ _POSITION = re.compile(r"^(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
 
 CHALLENGE_PRAGMA = "challenge-rule"
 """The pragma of the ``challenge`` option (its name in other programs' records)."""
+
+CLOCK_PRAGMA = "clock-used"
+"""Seconds each player used, in seat order (games with a turn timer or a game clock)."""
+
+_ACTION, _ANAGRAM, _TIME_OUT = "action", "anagram-play", "time-out"
+"""Pragmas that belong to a turn (see the module docstring)."""
+
 
 # -- rules as pragmas ----------------------------------------------------
 
@@ -161,8 +181,6 @@ def seconds_text(value: float) -> str:
     """A number of seconds, exactly: ``180`` or ``90.5``."""
     value = float(value)
     return str(int(value)) if value.is_integer() else repr(value)
-
-
 
 
 @dataclass
@@ -341,9 +359,13 @@ def _parse(
     tiles = _alphabet_for(first_values, alphabet)
     record = GameRecord(alphabet=tiles.name)
     parser = _Parser(record, tiles, source)
-    for number, text in raw:
+    lines: list[tuple[int, str | None]] = [*raw, (0, None)]  # None: the end, where a marker left over is an error
+    for number, line in lines:
         try:
-            parser.line(number, text)
+            if line is None:
+                parser.finish()
+            else:
+                parser.line(number, line)
         except FormatError as err:
             if not lenient:
                 raise
@@ -358,6 +380,16 @@ def _parse(
     return record
 
 
+@dataclass
+class _Marker:
+    """A ``#anagram-play`` or ``#time-out`` pragma, waiting for the event line it belongs to."""
+
+    key: str
+    player: int
+    line: int
+    move: Move | None = None
+
+
 class _Parser:
     def __init__(self, record: GameRecord, alphabet: Alphabet, source: str | None) -> None:
         self.record = record
@@ -367,6 +399,7 @@ class _Parser:
         self.note_open = False
         self.nicknames: dict[str, int] = {}
         self.declared: set[str] = set()
+        self.marker: _Marker | None = None
 
     def error(self, message: str, number: int) -> FormatError:
         return FormatError(message, line=number, source=self.source)
@@ -393,6 +426,9 @@ class _Parser:
         key = key.lower()
         value = value.strip()
         self.note_open = False
+        if key in (_ACTION, _ANAGRAM, _TIME_OUT):
+            self.turn_pragma(key, value, number)
+            return
         self.declared.add(key)
         record = self.record
         if key == "note":
@@ -444,7 +480,82 @@ class _Parser:
         self.nicknames[nickname] = len(self.record.players) - 1
         return self.nicknames[nickname]
 
+    def finish(self) -> None:
+        """The end of the game's lines: no marker may be left waiting."""
+        marker, self.marker = self.marker, None
+        if marker is not None:
+            raise self.error(f"#{marker.key} is followed by no event line of its player", marker.line)
+
+    def turn_pragma(self, key: str, value: str, number: int) -> None:
+        """``#action nick: [RACK] recycle G8 Z`` (or ``swap G8``), an event of
+        its own; ``#anagram-play nick: 8G TEAS`` and ``#time-out nick``, which
+        say what the player's next event line is."""
+        if self.marker is not None:
+            marker, self.marker = self.marker, None
+            raise self.error(f"#{key} comes before the event line #{marker.key} on line {marker.line} belongs to", number)
+        nickname, _, rest = value.partition(" ")
+        nickname = nickname.removesuffix(":")
+        shapes = {
+            _ACTION: "'#action nick: RACK recycle G8 Z' or '#action nick: RACK swap G8'",
+            _ANAGRAM: "'#anagram-play nick: 8G TEAS'",
+            _TIME_OUT: "'#time-out nick'",
+        }
+        tokens = rest.split()
+        if not nickname or (key == _ANAGRAM and len(tokens) != 2) or (key == _TIME_OUT and tokens):
+            raise self.error(f"write #{key} as {shapes[key]}, got {value!r}", number)
+        player = self.player(nickname, number)
+        if key == _TIME_OUT:
+            self.marker = _Marker(key, player, number)
+            return
+        if key == _ANAGRAM:
+            move = Move.from_gcg(f"anagram {tokens[0]} {tokens[1]}", self.alphabet, self.layout)
+            self.marker = _Marker(key, player, number, move)
+            return
+        rack = None
+        if tokens and tokens[0] not in ("recycle", "swap"):
+            rack = self.rack(tokens[0], number)
+            tokens = tokens[1:]
+        if not tokens or tokens[0] not in ("recycle", "swap"):
+            raise self.error(f"an #action is a recycle or a blank swap: write it as {shapes[key]}, got {value!r}", number)
+        move = Move.from_gcg(" ".join(tokens), self.alphabet, self.layout)
+        kind = EventKind.RECYCLE if move.kind is MoveKind.RECYCLE else EventKind.BLANK_SWAP
+        total = next((e.total for e in reversed(self.record.events) if e.player == player), 0)
+        self.record.events.append(Event(kind, player, 0, total, rack=rack, move=move, line=number))
+
+    def apply_marker(self, marker: _Marker | None, event: Event, number: int) -> None:
+        """Make the event the anagram play or the time-out its marker says."""
+        if marker is None:
+            return
+        name = self.record.players[marker.player].nickname
+        if event.player != marker.player:
+            raise self.error(f"#{marker.key} on line {marker.line} is {name}'s, but this line is not", number)
+        if marker.key == _TIME_OUT:
+            if event.kind is not EventKind.PASS:
+                raise self.error(f"#{marker.key} on line {marker.line} must be followed by {name}'s pass line", number)
+            event.kind = EventKind.TIME_OUT
+            return
+        anagram = marker.move
+        assert anagram is not None
+        line_move = event.move
+        if event.kind is not EventKind.PLACE or line_move is None:
+            raise self.error(f"#{marker.key} on line {marker.line} must be followed by {name}'s placement line", number)
+        fits = (line_move.row, line_move.col, line_move.down, len(line_move.tiles)) == (
+            anagram.row,
+            anagram.col,
+            anagram.down,
+            len(anagram.tiles),
+        ) and all(t in (PLAYED_THROUGH, new) for t, new in zip(line_move.tiles, anagram.tiles, strict=True))
+        if not fits:
+            word = f"{self.layout.position_name(anagram.row, anagram.col, anagram.down)} {self.alphabet.format_word(anagram.tiles)}"
+            raise self.error(
+                f"the placement {line_move.gcg(self.alphabet, self.layout)} is not the anagram play {word} "
+                f"of line {marker.line} (its tiles added, the rearranged word played through)",
+                number,
+            )
+        event.move = anagram
+
     def event(self, number: int, text: str) -> None:
+        marker, self.marker = self.marker, None  # used by this line, even a malformed one
         head, colon, rest = text[1:].partition(":")
         if not colon:
             raise self.error(f"an event line is '>nickname: ...', got {text!r}", number)
@@ -497,6 +608,7 @@ class _Parser:
             event.move = Move.from_gcg(f"{position} {word}", self.alphabet, self.layout)
         if len(body) == 3 and event.kind is not EventKind.PLACE:
             raise self.error(f"too many fields in {text!r}", number)
+        self.apply_marker(marker, event, number)
         self.record.events.append(event)
 
 
@@ -535,29 +647,106 @@ def write_game(record: GameRecord, handle: IO[str]) -> None:
     for key, value in record.pragmas:
         w(f"#{key} {value}\n" if value else f"#{key}\n")
     _write_notes(record.notes, w)
+    squares = _Squares()
     for event in record.events:
-        w(format_event(record, event) + "\n")
+        for line in event_lines(record, event, squares):
+            w(line + "\n")
         _write_notes(event.notes, w)
+        squares.follow(event)
     for index, tiles in sorted(record.final_racks.items()):
         w(f"#rack{index + 1} {alphabet.format_rack(tiles)}\n")
 
 
+class _Squares:
+    """The squares that hold a tile, followed through a record's events: what
+    the writer needs to write an anagram play as a placement that plays
+    through the word it rearranges."""
+
+    def __init__(self) -> None:
+        self.filled: set[tuple[int, int]] = set()
+        self.added: set[tuple[int, int]] = set()
+        """The squares the last placement filled (emptied again if it is withdrawn)."""
+
+    @classmethod
+    def before(cls, record: GameRecord, event: Event) -> _Squares:
+        """The squares filled when ``event`` (one of the record's) happens."""
+        squares = cls()
+        for e in record.events:
+            if e is event:
+                break
+            squares.follow(e)
+        return squares
+
+    def follow(self, event: Event) -> None:
+        if event.kind is EventKind.PLACE and event.move is not None:
+            self.added = {(r, c) for r, c, _ in event.move.squares()} - self.filled
+            self.filled |= self.added
+        elif event.kind is EventKind.WITHDRAWN:
+            self.filled -= self.added
+            self.added = set()
+
+    def placement(self, anagram: Move) -> Move:
+        """An anagram play as the placement of the tiles it adds, the
+        squares of the rearranged word played through."""
+        tiles = [PLAYED_THROUGH if (r, c) in self.filled else t for r, c, t in anagram.squares()]
+        return Move.place(anagram.row, anagram.col, anagram.down, tiles)
+
+
+def event_lines(record: GameRecord, event: Event, squares: _Squares | None = None) -> list[str]:
+    """The GCG lines of one event (without line breaks): its event line,
+    after the pragma an anagram play or a time-out needs; a recycle or a
+    blank swap is a pragma line alone.
+
+    ``squares`` are the squares filled before the event (found from the
+    record's events when not given).
+    """
+    alphabet = load_alphabet(record.alphabet)
+    layout = load_layout("standard")
+    nick = _nickname(record, event.player)
+    rack = "" if event.rack is None else alphabet.format_rack(event.rack)
+    move = event.move
+    if event.kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP) and move is not None:
+        return [f"#{_ACTION} {nick}: {rack + ' ' if rack else ''}{move.gcg(alphabet, layout)}"]
+    if event.kind is EventKind.TIME_OUT:
+        return [f"#{_TIME_OUT} {nick}", format_event(record, event)]
+    if event.kind is EventKind.PLACE and move is not None and move.kind is MoveKind.ANAGRAM:
+        position = layout.position_name(move.row, move.col, move.down)
+        marker = f"#{_ANAGRAM} {nick}: {position} {alphabet.format_word(move.tiles)}"
+        if squares is None:
+            squares = _Squares.before(record, event)
+        placement = squares.placement(move).gcg(alphabet, layout)
+        return [marker, f">{nick}: {rack + ' ' if rack else ''}{placement} {event.score:+d} {event.total}"]
+    return [format_event(record, event)]
+
+
 def format_event(record: GameRecord, event: Event) -> str:
-    """One event as a GCG line (without the line break).
+    """One event as a GCG line (without the line break): its event line, or
+    for a recycle or a blank swap its ``#action`` line (see :func:`event_lines`).
 
     >>> record = loads(">alice: HNOR 8F HORN +14 14\\n")
     >>> format_event(record, record.events[0])
     '>alice: HNOR 8F HORN +14 14'
     """
+    if event.kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP) or (
+        event.move is not None and event.move.kind is MoveKind.ANAGRAM
+    ):
+        return event_lines(record, event)[-1]
     alphabet = load_alphabet(record.alphabet)
-    nick = record.players[event.player].nickname if event.player < len(record.players) else f"player{event.player + 1}"
     rack = "" if event.rack is None else alphabet.format_rack(event.rack)
-    return f">{nick}: {_event_body(event, rack, alphabet, load_layout('standard'))} {event.score:+d} {event.total}"
+    body = _event_body(event, rack, alphabet, load_layout("standard"))
+    return f">{_nickname(record, event.player)}: {body} {event.score:+d} {event.total}"
+
+
+def _nickname(record: GameRecord, player: int) -> str:
+    return record.players[player].nickname if player < len(record.players) else f"player{player + 1}"
 
 
 def _event_body(event: Event, rack: str, alphabet: Alphabet, layout: BoardLayout) -> str:
     kind = event.kind
-    if kind is EventKind.PLACE or kind is EventKind.PASS or (kind is EventKind.EXCHANGE and event.move is not None):
+    if (
+        kind in (EventKind.PLACE, EventKind.PASS, EventKind.TIME_OUT)
+        or (kind is EventKind.EXCHANGE and event.move is not None)
+    ):
         assert event.move is not None
         action = event.move.gcg(alphabet, layout)
     elif kind is EventKind.EXCHANGE:

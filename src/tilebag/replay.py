@@ -14,6 +14,15 @@ ends; end-of-game rack points are accepted both as the rules count them
 tournament software records them (twice the opponent's rack, the opponent's
 score unchanged).
 
+A variation game's record states its rules in pragmas (see
+:func:`tilebag.gcg.rules_pragmas`), and the replay plays by them: anagram
+plays are scored, recycles and blank swaps are checked against the board and
+the rack (the record is the authority on the words a recycle made; with a
+``lexicon`` they are checked like a play's), time-outs are passes, and the
+time each player used (``#clock-used``, or as much as the recorded overtime
+penalties need) is spent on the clocks, so the game counts the penalties at
+the end itself and the recorded ones are checked against them.
+
 >>> from tilebag import gcg
 >>> record = gcg.loads(">alice: HNOR 8F HORN +14 14\\n>bob: AFM H6 FA.M +9 9\\n")
 >>> game = replay(record)
@@ -27,17 +36,21 @@ recorded score +16, the rules give +14 (HORN 14)
 from __future__ import annotations
 
 import enum
+import math
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from tilebag.alphabet import Tile, load_alphabet, rack_tile
+from tilebag.alphabet import BLANK_BIT, Tile, load_alphabet, rack_tile
 from tilebag.errors import IllegalMoveError, TilebagError
 from tilebag.game import Game, Termination
-from tilebag.gcg import format_event, pragma_rules
-from tilebag.lexicon import Lexicon
+from tilebag.gcg import CLOCK_PRAGMA, format_event, pragma_rules
+from tilebag.lexicon import DEFAULT_LEXICON, Lexicon, default_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.record import Event, EventKind, GameRecord
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, RulesError
+from tilebag.variants import check_anagram, check_recycle
 
 _NO_LIMIT = 1_000_000
 
@@ -175,6 +188,89 @@ def _run(
     return _Replayer(record, base.replace(scoreless_turns=limit), lexicon, strict, source).run()
 
 
+class _RecordLexicon:
+    """The replayed game's lexicon: the one the check was given (else the
+    default one), but open to every word while a recycle from the record is
+    applied (the record says it was accepted; its words are reported as a
+    play's are)."""
+
+    def __init__(self, lexicon: Lexicon | None) -> None:
+        self._lexicon = lexicon
+        self.name = lexicon.name if lexicon is not None else DEFAULT_LEXICON
+        self.open = False
+
+    def __contains__(self, word: object) -> bool:
+        if self.open:
+            return True
+        if self._lexicon is None:
+            self._lexicon = default_lexicon()
+        return word in self._lexicon
+
+    @contextmanager
+    def opened(self) -> Iterator[None]:
+        self.open = True
+        try:
+            yield
+        finally:
+            self.open = False
+
+
+class _Clocks:
+    """The seconds to spend on each move so that the replayed clocks reach
+    what the record says each player used: its ``#clock-used`` pragma, or
+    else just enough over the game clock for its overtime penalties. Without
+    either, moves take no time (and a time-out what was left of its turn)."""
+
+    def __init__(self, record: GameRecord, rules: Rules, players: int) -> None:
+        self.turn_time = rules.turn_time
+        self.remaining: list[float] | None = None
+        self.problem: str | None = None
+        """Why the ``#clock-used`` pragma could not be used, if it could not."""
+        text = record.pragma(CLOCK_PRAGMA)
+        if text is not None:
+            try:
+                used = [float(part) for part in text.split()]
+            except ValueError:
+                used = []
+            if len(used) == players and all(math.isfinite(u) and u >= 0 for u in used):
+                self.remaining = used
+            else:
+                self.problem = f"#{CLOCK_PRAGMA} {text!r} does not give the seconds of each of the {players} players"
+        clock, per_minute = rules.game_clock, rules.overtime_penalty
+        if self.remaining is None and clock is not None and per_minute:
+            need = [0.0] * players
+            for e in record.events:
+                if e.kind is EventKind.TIME_PENALTY and e.score < 0 and 0 <= e.player < players:
+                    need[e.player] = max(need[e.player], clock + 60 * math.ceil(-e.score / per_minute))
+            self.remaining = need
+        self.time_outs = Counter(e.player for e in record.events if e.kind is EventKind.TIME_OUT)
+
+    def for_move(self, game: Game) -> float | None:
+        """Seconds for the next move of the player to move."""
+        if self.remaining is None:
+            return None
+        p = game.turn
+        reserved = self.turn_time * self.time_outs[p] if self.turn_time is not None else 0.0
+        budget = self.remaining[p] - reserved
+        if self.turn_time is not None:
+            budget = min(budget, self.turn_time - game.turn_elapsed)
+        seconds = max(0.0, budget)
+        self.remaining[p] -= seconds
+        return seconds
+
+    def for_time_out(self, game: Game) -> float | None:
+        """Seconds the player to move spent on a turn the timer ended (what
+        was left of it)."""
+        p = game.turn
+        self.time_outs[p] -= 1
+        if self.remaining is None:
+            return None
+        left = self.turn_time - game.turn_elapsed if self.turn_time is not None else 0.0
+        seconds = max(0.0, min(left, self.remaining[p]))
+        self.remaining[p] -= seconds
+        return seconds
+
+
 class _Replayer:
     def __init__(
         self, record: GameRecord, rules: Rules, lexicon: Lexicon | None, strict: bool, source: str | None
@@ -182,6 +278,8 @@ class _Replayer:
         self.record = record
         self.rules = rules
         self.lexicon = lexicon
+        self.judge = _RecordLexicon(lexicon)
+        self.clocks = _Clocks(record, rules, len(record.players) or 2)
         self.strict = strict
         self.source = source
         self.report = CheckReport(source)
@@ -189,6 +287,8 @@ class _Replayer:
         self.longest_scoreless = 0
         self.ended_scoreless: int | None = None
         self.game: Game | None = None
+        self.penalties_matched: set[int] = set()
+        """The players whose overtime penalty, as the game counted it, a record line matched."""
 
     # -- reporting ------------------------------------------------------
 
@@ -215,7 +315,7 @@ class _Replayer:
         players = [p.name for p in record.players] or ["player1", "player2"]
         first = record.events[0].player if record.events else 0
         try:
-            self.game = Game(players, rules=self.rules, lexicon=self.lexicon, seed=0, first=first)
+            self.game = Game(players, rules=self.rules, lexicon=self.judge, seed=0, first=first)
         except TilebagError as err:
             try:
                 self.finding(None, f"cannot set up the game: {err}", fatal=True)
@@ -224,9 +324,12 @@ class _Replayer:
             return self.report
         self.report.game = self.game
         try:
+            if self.clocks.problem is not None:
+                self.finding(None, f"{self.clocks.problem}: the clocks are not replayed", warning=True)
             for event in record.events:
                 self.step(event)
             self.final_racks()
+            self.unrecorded_penalties()
         except _Stop:
             pass
         return self.report
@@ -241,6 +344,8 @@ class _Replayer:
         kind = event.kind
         if kind.is_turn:
             self.turn(event)
+        elif kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP):
+            self.action(event)
         elif kind is EventKind.WITHDRAWN:
             self.withdrawn(event)
         elif kind is EventKind.CHALLENGE:
@@ -249,6 +354,8 @@ class _Replayer:
             self.end_points(event)
         elif kind is EventKind.END_RACK_PENALTY:
             self.end_penalty(event)
+        elif kind is EventKind.TIME_PENALTY and g.is_over() and g.rules.game_clock and g.rules.overtime_penalty:
+            self.overtime_penalty(event)
         elif kind is EventKind.TIME_PENALTY:
             if event.score > 0 or event.score % 5:
                 self.finding(
@@ -272,17 +379,13 @@ class _Replayer:
                 self.check_total(event, self.total_after(event))
                 return
             self.finding(event, f"the game is already over ({g.result_text()})", fatal=True)
-        if p != g.turn and g.challengeable is not None and g.rules.challenge is ChallengeMode.DOUBLE:
-            # A player moving again after their play: the opponent challenged
-            # the play and lost their turn.
-            g.challenge(g.turn, valid=True)
-        if p != g.turn:
-            self.finding(event, f"plays out of turn: it is {self.name(g.turn)}'s turn", fatal=True)
+        self.to_move(event)
         self.longest_scoreless = max(self.longest_scoreless, g.scoreless)
         move = self.move_for(event)
         if move is None:
             return
         words_before = None
+        tiles_played = 0
         if move.kind is MoveKind.PLACE:
             try:
                 normal = g.board.check_placement(move, first_play_min_tiles=g.rules.min_first_word)
@@ -290,22 +393,34 @@ class _Replayer:
                 self.finding(event, f"illegal placement: {err}", fatal=True)
                 return
             words_before = g.board.words(normal)
+            tiles_played = len(normal.placed())
             move = normal
+        elif move.kind is MoveKind.ANAGRAM:
+            play = check_anagram(g.board, move, bingo_tiles=g.rules.bingo_tiles, bingo_bonus=g.rules.bingo_bonus)
+            words_before = play.words
+            tiles_played = len(play.tiles_used)
         try:
-            score = g.push(move)
+            if event.kind is EventKind.TIME_OUT:
+                if g.rules.turn_time is None:
+                    self.finding(event, "a time-out, but these rules have no turn timer")
+                g.time_out(self.clocks.for_time_out(g))
+                score = 0
+            else:
+                score = g.push(move, seconds=self.clocks.for_move(g))
         except IllegalMoveError as err:
             if move.kind is MoveKind.EXCHANGE and event.score == 0:
                 self.finding(event, f"illegal exchange: {err}")
                 score = g.push(Move.pass_())
             else:
-                self.finding(event, f"illegal move: {err}", fatal=True)
+                what = "anagram play" if move.kind is MoveKind.ANAGRAM else "move"
+                self.finding(event, f"illegal {what}: {err}", fatal=True)
                 return
         self.longest_scoreless = max(self.longest_scoreless, g.scoreless)
         if event.score != score:
             detail = ""
             if words_before is not None:
                 detail = " (" + ", ".join(f"{self.alphabet.format_word(w.tiles)} {w.score}" for w in words_before)
-                if len(move.placed()) >= g.rules.bingo_tiles:
+                if tiles_played >= g.rules.bingo_tiles:
                     detail += f", bingo {g.rules.bingo_bonus}"
                 detail += ")"
             self.finding(event, f"recorded score {event.score:+d}, the rules give {score:+d}{detail}")
@@ -315,17 +430,101 @@ class _Replayer:
                 self.finding(event, f"not in {self.lexicon.name}: {', '.join(phonies)}", warning=True)
         self.check_total(event, self.total_after(event))
 
-    def total_after(self, event: Event) -> int:
-        """The player's running total right after this event, as the game has
-        it (the game may already have counted the racks at the end)."""
+    def to_move(self, event: Event) -> None:
+        """Check that it is the event's player's turn (a player moving again
+        after their play means the opponent challenged it and lost their
+        turn)."""
         g = self.game
         assert g is not None
-        score = g.players[event.player].score
+        p = event.player
+        if p != g.turn and g.challengeable is not None and g.rules.challenge is ChallengeMode.DOUBLE:
+            g.challenge(g.turn, valid=True)
+        if p != g.turn:
+            self.finding(event, f"plays out of turn: it is {self.name(g.turn)}'s turn", fatal=True)
+
+    def total_after(self, event: Event) -> int:
+        """The player's running total right after this event, as the game has
+        it (the game may already have counted the racks, and the clocks, at
+        the end)."""
+        g = self.game
+        assert g is not None
         if g.is_over():
-            for e in g.events:
-                if e.kind in (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY) and e.player == event.player:
-                    score -= e.score
-        return score
+            return g.scores_before_adjustments()[event.player]
+        return g.players[event.player].score
+
+    def action(self, event: Event) -> None:
+        """A recycle or a blank swap: the start of the player's turn."""
+        g = self.game
+        assert g is not None
+        move = event.move
+        assert move is not None
+        what = "recycle" if move.kind is MoveKind.RECYCLE else "blank swap"
+        if g.is_over():
+            self.finding(event, f"the game is already over ({g.result_text()})", fatal=True)
+        self.to_move(event)
+        needed: list[Tile] = []
+        words: list[tuple[Tile, ...]] = []
+        try:
+            if move.kind is MoveKind.RECYCLE:
+                needed = [rack_tile(t) for t in move.tiles]
+                words = check_recycle(g.board, move)
+            else:
+                tile = g.board.at(move.row, move.col)
+                if tile & BLANK_BIT:
+                    needed = [tile & ~BLANK_BIT]
+        except IllegalMoveError as err:
+            self.finding(event, f"illegal {what}: {err}", fatal=True)
+        self.check_on_rack(event, needed, event.rack, "recycles" if move.kind is MoveKind.RECYCLE else "swaps")
+        self.set_rack(event, event.rack, needed=needed)
+        try:
+            with self.judge.opened():
+                g.push(move, seconds=self.clocks.for_move(g))
+        except IllegalMoveError as err:
+            self.finding(event, f"illegal {what}: {err}", fatal=True)
+        if self.lexicon is not None:
+            phonies = [self.alphabet.format_word(w) for w in words if w not in self.lexicon]
+            if phonies:
+                self.finding(event, f"not in {self.lexicon.name}: {', '.join(phonies)}", warning=True)
+
+    def overtime_penalty(self, event: Event) -> None:
+        """A recorded time penalty of a game played on a game clock: the game
+        counted its penalties at the end; this must be one of them."""
+        g = self.game
+        assert g is not None
+        p = event.player
+        computed = self.end_event(EventKind.TIME_PENALTY, p) if g.overtime_penalties()[p] else None
+        if computed is None or p in self.penalties_matched:
+            why = (
+                f"{self.name(p)}'s overtime penalty is already counted"
+                if computed is not None
+                else f"{self.name(p)} used {g.clock_used[p]:g} s, not over the game clock of {g.rules.game_clock:g} s"
+            )
+            self.finding(event, f"recorded time penalty {event.score:+d}, but {why}")
+            g.add_points(p, event.score, EventKind.TIME_PENALTY)
+            self.check_total(event, g.players[p].score)
+            return
+        self.penalties_matched.add(p)
+        if event.score != computed.score:
+            self.finding(
+                event,
+                f"recorded time penalty {event.score:+d}, the game clock gives {computed.score:+d} "
+                f"({g.rules.overtime_penalty} points per started minute over)",
+            )
+        self.check_total(event, computed.total)
+
+    def unrecorded_penalties(self) -> None:
+        """Overtime penalties the game counted that no line of the record has."""
+        g = self.game
+        assert g is not None
+        if not (g.is_over() and g.rules.game_clock and g.rules.overtime_penalty):
+            return
+        for p, points in enumerate(g.overtime_penalties()):
+            if points and p not in self.penalties_matched:
+                self.finding(
+                    None,
+                    f"{self.name(p)} used {g.clock_used[p]:g} s of a {g.rules.game_clock:g} s "
+                    f"game clock: a time penalty of {-points:+d} is not in the record",
+                )
 
     def move_for(self, event: Event) -> Move | None:
         """The move to push for a turn event, with the player's rack set from
@@ -334,9 +533,10 @@ class _Replayer:
         assert g is not None
         p = event.player
         recorded = event.rack
-        if event.kind is EventKind.PASS:
+        if event.kind in (EventKind.PASS, EventKind.TIME_OUT):
             if event.score != 0:
-                self.finding(event, f"a pass scores 0, the record says {event.score:+d}")
+                what = "a pass" if event.kind is EventKind.PASS else "a time-out is a pass and"
+                self.finding(event, f"{what} scores 0, the record says {event.score:+d}")
             self.set_rack(event, recorded, needed=[])
             return Move.pass_()
         if event.kind is EventKind.EXCHANGE:
@@ -354,6 +554,16 @@ class _Replayer:
             self.set_rack(event, recorded, needed=needed)
             return event.move
         assert event.move is not None
+        if event.move.kind is MoveKind.ANAGRAM:
+            try:
+                play = check_anagram(g.board, event.move)
+            except (IllegalMoveError, ValueError) as err:
+                self.finding(event, f"illegal anagram play: {err}", fatal=True)
+                return None
+            needed = [rack_tile(t) for t in play.tiles_used]
+            self.check_on_rack(event, needed, recorded, "plays")
+            self.set_rack(event, recorded, needed=needed)
+            return event.move
         try:
             normal = g.board.check_placement(event.move, first_play_min_tiles=g.rules.min_first_word)
         except IllegalMoveError as err:
