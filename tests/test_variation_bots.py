@@ -25,6 +25,7 @@ from tilebag.players import (
     variations_for,
 )
 from tilebag.rules import PRESETS, ChallengeMode, find_rules
+from tilebag.selfplay import run_selfplay, tiles_placed
 from tilebag.variants import check_anagram
 from tilebag.variation_plays import board_words
 
@@ -89,6 +90,15 @@ def test_bots_do_not_use_variations_when_told_not_to(lexicon: Lexicon) -> None:
     bots: list[Player] = [StaticPlayer("s", variations=False), GreedyPlayer("g", variations=False)]
     _, kinds = play_checked(bots, PRESETS["house"], 2, lexicon)
     assert not set(kinds) & set(VARIATION_KINDS)
+
+
+def test_selfplay_counts_anagram_bingos_by_the_tiles_added(lexicon: Lexicon) -> None:
+    summary = run_selfplay(["static", "greedy"], games=2, seed=3, rules=PRESETS["house"], lexicon=lexicon)
+    assert summary.games == 2 and sum(bot.wins for bot in summary.bots) == 2
+    game = game_with(Rules(anagram=True), ("TEAQJOV", "ZINSOUL"), WORDS_ZETA)
+    game.push(game.parse_move("8G TEA"))
+    assert tiles_placed(game, move_text(game, "anagram 8F ZETA")) == 1
+    assert tiles_placed(game, game.parse_move("H6 ZE.")) == 2
 
 
 # -- hand-built positions ------------------------------------------------------------

@@ -23,10 +23,11 @@ from pathlib import Path
 from tilebag import gcg
 from tilebag.game import Game
 from tilebag.lexicon import Lexicon
+from tilebag.move import Move, MoveKind
 from tilebag.players import Player, make_bot
 from tilebag.progress import Progress
-from tilebag.record import EventKind
 from tilebag.rules import Rules
+from tilebag.variants import check_anagram
 
 
 @dataclass
@@ -95,12 +96,36 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     return (max(0.0, centre - spread), min(1.0, centre + spread))
 
 
-def play_game(bots: Sequence[Player], *, seed: int, rules: Rules | None = None, lexicon: Lexicon | None = None) -> Game:
-    """One complete game between bots (seat order as given)."""
+def play_game(
+    bots: Sequence[Player],
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    lexicon: Lexicon | None = None,
+    on_move: Callable[[Game, Move], None] | None = None,
+) -> Game:
+    """One complete game between bots (seat order as given). A bot's turn
+    may take several moves (recycles and blank swaps keep the turn).
+
+    :param on_move: called with the game and each move before it is pushed.
+    """
     game = Game([bot.name for bot in bots], rules=rules, lexicon=lexicon, seed=seed)
     while not game.is_over():
-        game.push(bots[game.turn].choose(game))
+        move = bots[game.turn].choose(game)
+        if on_move is not None:
+            on_move(game, move)
+        game.push(move)
     return game
+
+
+def tiles_placed(game: Game, move: Move) -> int:
+    """Rack tiles a move would put on the board now (an anagram play's
+    rearranged letters are not counted: they were on the board already)."""
+    if move.kind is MoveKind.ANAGRAM:
+        return len(check_anagram(game.board, move).tiles_used)
+    if move.kind is MoveKind.PLACE:
+        return len(move.placed())
+    return 0
 
 
 def run_selfplay(
@@ -126,8 +151,14 @@ def run_selfplay(
         for number in range(games):
             shift = number % len(bots)
             seated = bots[shift:] + bots[:shift]
-            game = play_game(seated, seed=seed + number, rules=rules, lexicon=lexicon)
-            _tally(summary, game, seated)
+            bingos = [0] * len(seated)
+
+            def count_bingo(game: Game, move: Move, bingos: list[int] = bingos) -> None:
+                if tiles_placed(game, move) >= game.rules.bingo_tiles:
+                    bingos[game.turn] += 1
+
+            game = play_game(seated, seed=seed + number, rules=rules, lexicon=lexicon, on_move=count_bingo)
+            _tally(summary, game, seated, bingos)
             if out is not None:
                 path = out / f"game-{seed + number:06d}.gcg"
                 record = game.record()
@@ -153,7 +184,7 @@ def _seat_names(kinds: Sequence[str]) -> list[str]:
     return names
 
 
-def _tally(summary: Summary, game: Game, seated: Sequence[Player]) -> None:
+def _tally(summary: Summary, game: Game, seated: Sequence[Player], bingos: Sequence[int]) -> None:
     outcome = game.outcome()
     assert outcome is not None
     by_name = {bot.name: bot for bot in summary.bots}
@@ -164,7 +195,4 @@ def _tally(summary: Summary, game: Game, seated: Sequence[Player]) -> None:
         entry.points += game.players[seat].score
         if seat in winners:
             entry.wins += 1.0 / len(winners)
-    for event in game.events:
-        if event.kind is EventKind.PLACE and event.move is not None:
-            if len(event.move.placed()) >= game.rules.bingo_tiles:
-                by_name[seated[event.player].name].bingos += 1
+        entry.bingos += bingos[seat]
