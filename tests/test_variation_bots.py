@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 
 from gamestate import assert_tiles_accounted
-from tilebag import Game, Move, Rules, WordList
+from tilebag import BLANK_BIT, Game, Move, Rules, WordList
 from tilebag.board import Board
 from tilebag.lexicon import Lexicon, default_lexicon
 from tilebag.move import PLAYED_THROUGH, MoveKind
@@ -327,3 +327,26 @@ def test_anagram_plays_are_exactly_those_a_brute_force_finds() -> None:
         rack = game.alphabet.parse_rack(rack_text)
         got = {play.move for play in variations_for(game).anagram_plays(game.board, rack, lexicon=game.lexicon)}
         assert got == brute_anagrams(game.board, rack, game), rack_text
+
+
+def nine_tile_game_with_a_small_bag(bag: int) -> Game:
+    """A 9-tile game whose bag is down to ``bag`` tiles, filled with rows of
+    tiles no lexicon needs to accept (double challenge: nobody challenges);
+    the bots' lexicon has no word they can play."""
+    game = Game(2, rules=find_rules("nine-tile"), lexicon=WordList(["ZZZ"]), seed=5, first=0)
+    rows = iter([7, 6, 5, 4, 3, 2, 1, 0, 8, 9, 10])
+    while len(game.bag) > bag:
+        rack = game.rack()[: min(9, len(game.bag) - bag)]
+        game.push(Move.place(next(rows), 3, False, [t or (BLANK_BIT | 1) for t in rack]))
+    assert_tiles_accounted(game)
+    return game
+
+
+@pytest.mark.parametrize("bag", [7, 8])
+def test_nine_tile_bots_never_exchange_more_tiles_than_the_bag_holds(bag: int) -> None:
+    game = nine_tile_game_with_a_small_bag(bag)
+    assert len(game.bag) == bag and len(game.rack()) == 9
+    for bot in (StaticPlayer(), GreedyPlayer()):
+        move = bot.choose(game)
+        assert move.kind is MoveKind.EXCHANGE and len(move.tiles) <= bag and game.is_legal(move)
+    assert all(game.is_legal(play.move) for play in StaticPlayer().ranked(game))

@@ -31,7 +31,7 @@ import math
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from tilebag.alphabet import Tile, rack_tile
+from tilebag.alphabet import BLANK, Tile, rack_tile
 from tilebag.board import Board
 from tilebag.game import Game
 from tilebag.kwg import Kwg
@@ -116,10 +116,13 @@ target, so that any such play beats every other plan."""
 
 def _fallback(game: Game) -> Move:
     """What a bot does with no placement: exchange everything when the bag
-    allows it, else pass."""
+    allows it (as many tiles as the bag holds, blanks kept, when it holds
+    fewer than the rack), else pass."""
     rack = game.rack()
-    if len(game.bag) >= game.rules.exchange_min_bag and rack:
-        return Move.exchange(rack)
+    bag = len(game.bag)
+    if bag >= game.rules.exchange_min_bag and rack:
+        rack.sort(key=lambda tile: tile == BLANK)
+        return Move.exchange(rack[:bag])
     return Move.pass_()
 
 
@@ -325,15 +328,22 @@ class StaticPlayer(_Bot):
         return merged[:top] if top is not None else merged
 
     def _plays(self, game: Game, board: Board, rack: list[Tile], top: int | None) -> Sequence[Play]:
-        return generator_for(game, self.core).generate(
+        bag = len(game.bag)
+        exchanges = bag >= game.rules.exchange_min_bag
+        # the generator lists exchanges of every size; one needs as many tiles in the bag
+        short = exchanges and bag < len(rack)
+        plays = generator_for(game, self.core).generate(
             board,
             rack,
             leaves=self.leave_values(game),
-            bag_count=len(game.bag),
-            exchanges=len(game.bag) >= game.rules.exchange_min_bag,
+            bag_count=bag,
+            exchanges=exchanges,
             exchange_min_bag=game.rules.exchange_min_bag,
-            top=top,
+            top=None if short else top,
         )
+        if short:
+            plays = [play for play in plays if not (play.move.is_exchange and len(play.move.tiles) > bag)][:top]
+        return plays
 
     def _valuer(self, game: Game) -> LeaveValuer:
         return leave_valuer(game.alphabet, self.leave_values(game), len(game.bag))
