@@ -141,6 +141,17 @@ def test_static_swaps_a_blank_it_can_take() -> None:
     assert_tiles_accounted(game)
 
 
+def test_no_swap_before_a_play_that_reaches_the_finish_line() -> None:
+    rules = Rules(blank_swap=True, finish_player_targets=(50, 2))
+    # with the blank for a T it could score 3 (E, T on I7, a on I8), but 2 already wins
+    game = game_with(rules, ("??EQJOI", "TTLNRUV"), ["TEA", "EAT", "ETA", "AT", "TA"])
+    game.push(game.parse_move("8G tEa"))
+    move = StaticPlayer().choose(game)
+    assert move.kind is MoveKind.PLACE and game.score(move) >= 2
+    game.push(move)
+    assert game.finish_winner == 1
+
+
 def test_a_swap_that_gains_nothing_is_not_made() -> None:
     class NoLeaves:
         name = "none"

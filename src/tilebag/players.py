@@ -170,7 +170,12 @@ class _Bot:
         board, rack = game.board, game.rack()
         move, value = self._best(game, board, rack, anagrams=True)
         rules = game.rules
-        if self.variations and (rules.recycle or rules.blank_swap) and start_actions(game) < MAX_START_ACTIONS:
+        if (
+            self.variations
+            and (rules.recycle or rules.blank_swap)
+            and value < _FINISH  # a play that wins now needs nothing first
+            and start_actions(game) < MAX_START_ACTIONS
+        ):
             action = self._start_action(game, value)
             if action is not None:
                 return action
