@@ -289,6 +289,17 @@ def test_exchanges_and_pass_only_when_asked(core: str) -> None:
 
 
 @pytest.mark.parametrize("core", AVAILABLE_CORES)
+def test_exchanges_never_put_back_more_tiles_than_the_bag_holds(core: str) -> None:
+    lexicon = WordList(["AT"])
+    generator = MoveGenerator(lexicon.kwg, core=core)
+    board = Board()
+    rack = board.alphabet.parse_rack("ABCDEFGHI")  # a 9-tile rack, 8 tiles in the bag
+    plays = generator.generate(board, rack, exchanges=True, bag_count=8)
+    sizes = [len(play.move.tiles) for play in plays if play.move.is_exchange]
+    assert max(sizes) == 8 and len(sizes) == 2**9 - 2
+
+
+@pytest.mark.parametrize("core", AVAILABLE_CORES)
 def test_generate_orders_by_equity_and_reports_the_leave(core: str) -> None:
     lexicon = WordList(["AT", "TA", "CAT"])
     generator = MoveGenerator(lexicon.kwg, core=core)

@@ -745,7 +745,7 @@ static int leave_table(Gen *g, int mode, PyObject *model, PyObject *table) {
     return 0;
 }
 
-/* Every distinct exchange (or the pass, with no tiles) as a play. */
+/* The pass, and every distinct exchange of at most `exchanges` tiles, as plays. */
 static void add_exchanges(Gen *g, int pass, int exchanges) {
     int kinds[64], tally[64], m = 0;
     for (int t = 0; t < 64; t++)
@@ -766,6 +766,9 @@ static void add_exchanges(Gen *g, int pass, int exchanges) {
             used[i] = 0;
         }
         if (i == m) return;
+        int count = 0;
+        for (int j = 0; j < m; j++) count += used[j];
+        if (count > exchanges) continue; /* no more tiles than the bag holds */
         Found f;
         memset(&f, 0, sizeof f);
         f.kind = EXCHANGE;
@@ -1014,14 +1017,14 @@ PyDoc_STRVAR(Core_generate_doc,
 "as a Plays sequence. `leaves` is None (worth 0), a Heuristic, a Klv, or a\n"
 "(strides, values) table indexed by the tiles used; with `endgame` a leave\n"
 "is worth minus twice its face value. `top` > 0 keeps only the best plays;\n"
-"`with_pass` and `exchanges` add the pass and every distinct exchange.");
+"`with_pass` adds the pass, `exchanges` every distinct exchange of at most that many tiles.");
 
 static PyObject *Core_generate(Core *self, PyObject *args) {
     Py_buffer board, rack;
     PyObject *leaves;
     int endgame, with_pass, exchanges;
     Py_ssize_t top;
-    if (!PyArg_ParseTuple(args, "y*y*Opnpp", &board, &rack, &leaves, &endgame, &top, &with_pass, &exchanges))
+    if (!PyArg_ParseTuple(args, "y*y*Opnpi", &board, &rack, &leaves, &endgame, &top, &with_pass, &exchanges))
         return NULL;
     Gen *g = &self->gen;
     Plays *result = NULL;

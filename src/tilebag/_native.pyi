@@ -52,6 +52,6 @@ class Core:
         endgame: bool,
         top: int,
         with_pass: bool,
-        exchanges: bool,
+        exchanges: int,
         /,
     ) -> Plays: ...

@@ -260,7 +260,8 @@ class MoveGenerator:
 
         :param bag_count: tiles in the bag.
         :param exchanges: list the pass, and every distinct exchange when the
-            bag holds ``exchange_min_bag`` tiles or more.
+            bag holds ``exchange_min_bag`` tiles or more (of no more tiles than
+            it holds).
         :param top: keep only this many best plays.
         :returns: a list (reference core) or a :class:`Plays` sequence
             (compiled core), equal play for play.
@@ -292,7 +293,8 @@ class MoveGenerator:
             plays.append(valued(Move.pass_(), 0, ()))
             if bag_count >= exchange_min_bag:
                 for tiles in distinct_exchanges(rack):
-                    plays.append(valued(Move.exchange(tiles), 0, tiles))
+                    if len(tiles) <= bag_count:  # the bag must hold as many tiles as go back
+                        plays.append(valued(Move.exchange(tiles), 0, tiles))
         plays.sort(key=play_order)
         return plays[:top] if top is not None else plays
 
@@ -380,7 +382,7 @@ class MoveGenerator:
             bag_count <= 0,
             -1 if top is None else top,
             exchanges,
-            exchanges and bag_count >= exchange_min_bag,
+            min(len(rack), bag_count) if exchanges and bag_count >= exchange_min_bag else 0,
         )
         return Plays(listed)
 
