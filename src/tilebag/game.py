@@ -309,14 +309,19 @@ class Game:
         :raises IllegalMoveError: naming the broken rule (a :class:`PhonyError`
             in void challenge mode).
         """
+        return self._checked(move)[0]
+
+    def _checked(self, move: Move) -> tuple[Move, AnagramPlay | None]:
+        """:meth:`check`, with an anagram play's analysis (so :meth:`push`
+        does not make it twice)."""
         if self.termination is not None:
             raise GameOverError(f"the game is over: {self.result_text()}")
         rack = self.players[self.turn].rack
         if move.kind is MoveKind.PASS:
-            return move
+            return move, None
         if move.kind is MoveKind.EXCHANGE:
             if not move.tiles:
-                return Move.pass_()
+                return Move.pass_(), None
             self._check_tiles(move.tiles, allow_blank=True)
             if any(t & BLANK_BIT for t in move.tiles):
                 raise InvalidMoveError("an exchange names tiles as they are on the rack: write a blank as ?")
@@ -334,17 +339,16 @@ class Game:
                     f"{text}: exchanging needs at least {max(self.rules.exchange_min_bag, len(move.tiles))} tiles in the bag, "
                     f"it holds {len(self.bag)}",
                 )
-            return move
+            return move, None
         if move.kind is MoveKind.RECYCLE:
-            return self._check_recycle(move)
+            return self._check_recycle(move), None
         if move.kind is MoveKind.BLANK_SWAP:
             if not self.rules.blank_swap:
                 raise IllegalMoveError(Illegal.VARIATION_NOT_IN_PLAY, f"{self.notation(move)}: blank swap is not in these rules")
             check_blank_swap(self.board, move, rack)
-            return move
+            return move, None
         if move.kind is MoveKind.ANAGRAM:
-            self._check_anagram(move)
-            return move
+            return move, self._check_anagram(move)
         self._check_tiles(move.tiles, allow_blank=False)
         normal = self.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
         used = normal.tiles_used
@@ -360,7 +364,7 @@ class Game:
             if phonies:
                 listed = ", ".join(phonies)
                 raise PhonyError(phonies, f"{self.notation(normal)}: not in the {self.lexicon.name} lexicon: {listed}")
-        return normal
+        return normal, None
 
     def _check_tiles(self, tiles: Sequence[Tile], *, allow_blank: bool) -> None:
         size = self.alphabet.size
@@ -521,9 +525,8 @@ class Game:
             When the turn timer has run out the reason is
             :attr:`Illegal.TIME_UP`: the turn is a pass (:meth:`time_out`).
         """
-        move = self.check(move)
+        move, anagram = self._checked(move)
         self._check_time(move, seconds)
-        anagram = self._check_anagram(move) if move.kind is MoveKind.ANAGRAM else None
         self._stack.append(self._snapshot(move))
         self._spend(seconds)
         me = self.turn
