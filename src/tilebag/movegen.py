@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Protocol, overload
@@ -271,6 +271,7 @@ class MoveGenerator:
             return self._generate_native(board, rack, leaves, bag_count, exchanges, exchange_min_bag, top)
         plays: list[Play] = []
         leave_cache: dict[bytes, tuple[tuple[Tile, ...], float]] = {}
+        value_of = leave_valuer(self.alphabet, leaves, bag_count)
 
         def valued(move: Move, score: int, used: Iterable[Tile]) -> Play:
             kept = list(rack)
@@ -280,11 +281,7 @@ class MoveGenerator:
             key = bytes(kept)
             cached = leave_cache.get(key)
             if cached is None:
-                if bag_count > 0:
-                    value = leaves.value(kept) if leaves is not None else 0.0
-                else:
-                    value = -2.0 * sum(self._scores[t] for t in kept)
-                cached = leave_cache[key] = (tuple(kept), value)
+                cached = leave_cache[key] = (tuple(kept), value_of(kept))
             return Play(move, score, cached[0], score + cached[1])
 
         for move, score in self.placements(board, rack):
@@ -359,7 +356,8 @@ class MoveGenerator:
         values = [0.0] * size
         for used in product(*(range(count + 1) for count in tally)):
             index = sum(n * strides[t] for t, n in zip(kinds, used, strict=True))
-            values[index] = leaves.value([t for t, count, n in zip(kinds, tally, used, strict=True) for _ in range(count - n)])
+            kept = [t for t, count, n in zip(kinds, tally, used, strict=True) for _ in range(count - n)]
+            values[index] = leaves.value(kept)  # only asked while the bag has tiles
         return (bytes(strides), values)
 
     def _generate_native(
@@ -449,7 +447,7 @@ class MoveGenerator:
                 cross[i] = sum(0 if t & BLANK_BIT else scores[t] for t in before) + sum(
                     0 if t & BLANK_BIT else scores[t] for t in after
                 )
-                masks[i] = self._cross_set(
+                masks[i] = self.cross_set(
                     bytes(t & ~BLANK_BIT for t in before), bytes(t & ~BLANK_BIT for t in after)
                 )
             yield _Lane(
@@ -463,8 +461,9 @@ class MoveGenerator:
                 [wm_all[s] for s in squares],
             )
 
-    def _cross_set(self, before: bytes, after: bytes) -> int:
-        """Letters ``x`` for which ``before + x + after`` is a word (bit per tile)."""
+    def cross_set(self, before: bytes, after: bytes) -> int:
+        """Letters ``x`` for which ``before + x + after`` is a word (bit per
+        tile code; with both empty, the one-letter words). Cached."""
         key = (before, after)
         cached = self._cross_cache.get(key)
         if cached is not None:
@@ -668,6 +667,26 @@ class MoveGenerator:
 
 class _Next(Protocol):
     def __call__(self, pos: int, node: int, state: tuple[int, int, int, int, int, int], /) -> None: ...
+
+
+LeaveValuer = Callable[[Sequence[Tile]], float]
+"""The value of a leave (the rack tiles kept)."""
+
+
+def leave_valuer(alphabet: Alphabet, leaves: LeaveValues | None, bag_count: int) -> LeaveValuer:
+    """The value of a leave as equity counts it: the leave table's value
+    while the bag has tiles (0 without a table), minus twice the face value
+    of the tiles once the bag is empty (they count against the player).
+
+    >>> english = load_alphabet("english")
+    >>> leave_valuer(english, None, 0)([26, 1]), leave_valuer(english, None, 5)([26, 1])
+    (-22.0, 0.0)
+    """
+    if bag_count <= 0:
+        return lambda kept: -2.0 * sum(alphabet.score(t) for t in kept)
+    if leaves is None:
+        return lambda kept: 0.0
+    return leaves.value
 
 
 def distinct_exchanges(rack: Sequence[Tile]) -> list[tuple[Tile, ...]]:

@@ -35,17 +35,16 @@ the face value of the tiles kept once it is empty (:func:`leave_valuer`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet, rack_tile
 from tilebag.board import EMPTY, Board
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
-from tilebag.leaves import LeaveValues
 from tilebag.lexicon import Lexicon
 from tilebag.move import Move, MoveKind
-from tilebag.movegen import Play, play_order
+from tilebag.movegen import ALL_LETTERS, LeaveValuer, MoveGenerator, Play, leave_valuer, play_order
 from tilebag.variants import check_anagram, recycled_words
 
 __all__ = [
@@ -57,12 +56,6 @@ __all__ = [
     "board_words",
     "leave_valuer",
 ]
-
-LeaveValuer = Callable[[Sequence[Tile]], float]
-"""The value of the tiles a play keeps (rack tiles, 0 for a blank)."""
-
-_ANY = (1 << 64) - 2
-"""A letter mask allowing every tile (bit per letter code)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,17 +98,6 @@ def board_words(board: Board, *, max_length: int | None = None) -> list[BoardWor
                 if len(tiles) >= 2 and (max_length is None or len(tiles) <= max_length):
                     found.append(BoardWord(r, c, down, tuple(tiles)))
     return found
-
-
-def leave_valuer(alphabet: Alphabet, leaves: LeaveValues | None, bag_count: int) -> LeaveValuer:
-    """The value of a leave as the move generator counts it: the leave
-    table's value while the bag has tiles (0 without a table), minus twice
-    the face value of the tiles once the bag is empty."""
-    if bag_count <= 0:
-        return lambda kept: -2.0 * sum(alphabet.score(t) for t in kept)
-    if leaves is None:
-        return lambda kept: 0.0
-    return leaves.value
 
 
 def blank_swaps(board: Board, rack: Sequence[Tile]) -> list[Move]:
@@ -183,7 +165,8 @@ class VariationGenerator:
         self.max_rearrangements = max_rearrangements
         self._nodes = kwg.nodes
         self._gaddag_root = kwg.gaddag_root
-        self._masks: dict[tuple[bytes, bytes], int] = {}
+        self._words = MoveGenerator(kwg, alphabet=self.alphabet, core="python")
+        """The reference generator, for its cached cross-sets."""
 
     # -- cross-sets -------------------------------------------------------
 
@@ -191,35 +174,8 @@ class VariationGenerator:
         """Letters ``x`` (bit per tile code) for which ``before + x + after``
         is a word; every letter when both are empty."""
         if not before and not after:
-            return _ANY
-        key = (before, after)
-        cached = self._masks.get(key)
-        if cached is not None:
-            return cached
-        nodes = self._nodes
-        mask = 0
-        # the word reversed in the GADDAG: after reversed, x, before reversed
-        arc = self._gaddag_root
-        for tile in reversed(after):
-            node = self.kwg.seek(arc, tile)
-            arc = nodes[node] & ARC_MASK if node >= 0 else 0
-            if not arc:
-                break
-        for node in self.kwg.arcs(arc):
-            letter = nodes[node] >> TILE_SHIFT
-            if not letter:
-                continue
-            if not before:
-                if nodes[node] & ACCEPTS:
-                    mask |= 1 << letter
-                continue
-            end = self.kwg.follow(reversed(before), nodes[node] & ARC_MASK)
-            if end >= 0 and nodes[end] & ACCEPTS:
-                mask |= 1 << letter
-        if len(self._masks) >= 1 << 16:
-            self._masks.clear()
-        self._masks[key] = mask
-        return mask
+            return ALL_LETTERS
+        return self._words.cross_set(before, after)
 
     def _context_mask(self, board: Board, row: int, col: int, down: bool) -> int:
         """Letters the square at ``row``, ``col`` may hold as far as the word
