@@ -110,6 +110,14 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="KIND",
         help="add a bot seat (static or greedy; repeat for more bots): `tilebag play --bot static` is you against it",
     )
+    play.add_argument(
+        "--practice",
+        action="store_true",
+        help="practice mode: hints, word lookups and a review of each move, whatever the rules",
+    )
+    screen = play.add_mutually_exclusive_group()
+    screen.add_argument("--line", action="store_true", help="plain line mode, not full screen (the default when not in a terminal)")
+    screen.add_argument("--full-screen", action="store_true", help="full screen even when it cannot tell the terminal is one")
     _add_rules_options(play)
     play.set_defaults(func=_cmd_play)
 

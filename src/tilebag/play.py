@@ -46,8 +46,10 @@ minutes over a game clock cost points at the end.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import enum
 import math
+import os
 import sys
 import time
 from collections import Counter
@@ -64,6 +66,7 @@ from tilebag.players import BOTS, Player, StaticPlayer, generator_for, make_bot
 from tilebag.record import Event, EventKind
 from tilebag.rules import ChallengeMode, Rules, find_rules
 from tilebag.variants import check_anagram, recycled_words
+from tilebag.view import TableView, last_play_squares, table_view
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
 """Who plays when no names and no bots are given."""
@@ -101,13 +104,32 @@ class Action(enum.Enum):
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run ``tilebag play`` with parsed command-line options; the exit status."""
+    """Run ``tilebag play`` with parsed command-line options; the exit status.
+
+    The game is full screen (:mod:`tilebag.tui`) when standard input and
+    output are a terminal, unless ``--line`` asks for plain lines.
+    """
     try:
         game, bots = build_game(args)
     except (TilebagError, ValueError) as err:
         print(f"tilebag play: {err}", file=sys.stderr)
         return 2
-    return Session(game, Console(), save_path=args.save, bots=bots).run()
+    practice = bool(getattr(args, "practice", False))
+    if wants_full_screen(args):
+        from tilebag.tui import run_full_screen
+
+        return run_full_screen(game, bots=bots, save_path=args.save, practice=practice)
+    return Session(game, Console(), save_path=args.save, bots=bots, practice=practice).run()
+
+
+def wants_full_screen(args: argparse.Namespace) -> bool:
+    """Full screen with ``--full-screen``, or in a terminal without ``--line``
+    (and with a terminal that can draw it: not ``TERM=dumb``)."""
+    if getattr(args, "full_screen", False):
+        return True
+    if getattr(args, "line", False):
+        return False
+    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "dumb") != "dumb"
 
 
 def build_game(args: argparse.Namespace) -> tuple[Game, dict[int, Player]]:
@@ -205,10 +227,21 @@ def player_names(given: Sequence[str] | None, rules: Rules, *, bots: Sequence[st
 class Console:
     """Lines in, text out, through ``input()`` and ``print()``. When input is
     not a terminal, each line read is echoed after its prompt so a transcript
-    reads like a session."""
+    reads like a session.
+
+    A full-screen front end (:mod:`tilebag.tui`) is a console too: it draws
+    the table from the snapshots :meth:`show` is given, so the session does
+    not print the board, the scores and the rack as text.
+    """
+
+    full_screen = False
+    """True when the console draws the table itself from :meth:`show`."""
 
     def __init__(self) -> None:
         self.echo = not sys.stdin.isatty()
+
+    def show(self, view: TableView) -> None:
+        """The table changed (a line console prints it as text when asked)."""
 
     def read(self, prompt: str) -> str | None:
         """One line (stripped), or ``None`` at the end of input."""
@@ -272,9 +305,10 @@ def capitalized(text: str) -> str:
     return "Your" + text[4:] if text.startswith("your") else text
 
 
-def help_text(rules: Rules) -> str:
+def help_text(rules: Rules, *, practice: bool = False, bots: bool = False) -> str:
     """The commands, for ``help``: the variations' actions and commands
-    only when the rules allow them."""
+    only when the rules allow them (hints and lookups also in practice mode,
+    undo only for one person against bots)."""
     mode = rules.challenge
     if mode is ChallengeMode.VOID:
         challenge = "  (void challenge mode: a play with a word not in the lexicon is refused on entry)"
@@ -304,14 +338,18 @@ def help_text(rules: Rules) -> str:
         "  scores          show the scores",
         "  bag             tiles left in the bag, and the tiles you cannot see",
     ]
-    if rules.open_dictionary:
+    if rules.open_dictionary or practice:
+        why = "open dictionary" if rules.open_dictionary else "practice mode"
         lines += [
-            "  check WORD ...  look words up in the lexicon (open dictionary)",
+            f"  check WORD ...  look words up in the lexicon ({why})",
             "  hint            the play the static bot would make with your rack",
         ]
     if rules.turn_time is not None or rules.game_clock is not None:
         lines.append("  time            the time left on the turn timer and the game clocks")
+    if bots:
+        lines.append("  undo, u         take back your last move and the bots' replies")
     lines += [
+        "  resign          resign the game (you are asked to confirm)",
         "  save FILE       write the game record (GCG) to FILE now",
         "  help, ?         this help",
         "  quit, q         stop the game (the record is written if --save was given)",
@@ -416,6 +454,48 @@ def challenge_terms(mode: ChallengeMode) -> str:
     return f"a phony comes off; if the play stands, the challenger loses {mode.penalty_points} points"
 
 
+def summary_lines(game: Game) -> list[str]:
+    """The end-of-game summary: each player's turns, points per turn, bingos
+    and best play (plays that were taken back do not count).
+
+    >>> game = Game(["alice", "bob"], seed=1, first=0)
+    >>> game.set_rack(0, "HNORXYZ")
+    >>> _ = game.push_gcg("8F HORN")
+    >>> summary_lines(game)[1]
+    'alice: 1 turn, 14.0 points a turn, no bingo, best play 8F HORN for 14'
+    """
+    rules = game.rules
+    turns = [0] * len(game.players)
+    points = [0] * len(game.players)
+    bingos = [0] * len(game.players)
+    best: list[tuple[int, str] | None] = [None] * len(game.players)
+    events = game.events
+    for k, event in enumerate(events):
+        if not event.kind.is_turn:
+            continue
+        i = event.player
+        turns[i] += 1
+        move = event.move
+        withdrawn = k + 1 < len(events) and events[k + 1].kind is EventKind.WITHDRAWN
+        if event.kind is not EventKind.PLACE or move is None or withdrawn:
+            continue
+        points[i] += event.score
+        if len(move.placed()) >= rules.bingo_tiles:
+            bingos[i] += 1
+        current = best[i]
+        if current is None or event.score > current[0]:
+            best[i] = (event.score, game.board.notation(move) if move.kind is MoveKind.PLACE else "")
+    lines = ["Summary:"]
+    for i, p in enumerate(game.players):
+        n = turns[i]
+        average = points[i] / n if n else 0.0
+        bingo_text = {0: "no bingo", 1: "1 bingo"}.get(bingos[i], f"{bingos[i]} bingos")
+        top = best[i]
+        best_text = f", best play {top[1]} for {top[0]}" if top is not None else ""
+        lines.append(f"{p.name}: {n} turn{'s' if n != 1 else ''}, {average:.1f} points a turn, {bingo_text}{best_text}")
+    return lines
+
+
 # -- the session ------------------------------------------------------------
 
 
@@ -439,8 +519,11 @@ class Session:
         save_path: str | None = None,
         bots: Mapping[int, Player] | None = None,
         clock: Clock = time.monotonic,
+        practice: bool = False,
     ) -> None:
         self.game = game
+        self.practice = practice
+        """Practice mode: hints, word lookups and move reviews whatever the rules."""
         self.console = console
         self.save_path = save_path
         self.bots = dict(bots or {})
@@ -468,6 +551,9 @@ class Session:
             "check": self.cmd_check,
             "hint": self.cmd_hint,
             "time": self.cmd_time,
+            "undo": self.cmd_undo,
+            "u": self.cmd_undo,
+            "resign": self.cmd_resign,
             "quit": self.cmd_quit,
             "q": self.cmd_quit,
             "exit": self.cmd_quit,
@@ -518,16 +604,15 @@ class Session:
 
     def last_play_squares(self) -> list[int]:
         """Squares of the last play still on the board (to highlight)."""
-        last: Move | None = None
-        for event in self.game.events:
-            if event.kind is EventKind.PLACE:
-                last = event.move
-            elif event.kind is EventKind.WITHDRAWN:
-                last = None
-        if last is None:
-            return []
-        layout = self.game.layout
-        return [layout.square(r, c) for r, c, _ in last.placed()]
+        return last_play_squares(self.game)
+
+    def view(self) -> TableView:
+        """The table as the player at the keyboard sees it, for the console."""
+        view = table_view(self.game, self.seat(), bots=self.bots)
+        event = self.game.challengeable
+        if self.can_challenge() and event is not None and event.player != view.seat and view.seat not in self.bots:
+            view = dataclasses.replace(view, challengeable=self.event_text(event))
+        return view
 
     def scores_text(self, label: str = "Scores") -> str:
         """Every player's score, the player at the keyboard marked with ``>``.
@@ -640,9 +725,11 @@ class Session:
             bot = self.bots.get(self.seat())
             if bot is not None:
                 self.bot_turn(bot)
+                self.console.show(self.view())
                 continue
             self.start_timing()
             self.show_turn_if_changed()
+            self.console.show(self.view())
             line = self.console.read(f"{self.name(self.seat())}> ")
             if line is None:
                 self.say("End of input.")
@@ -706,6 +793,8 @@ class Session:
             lines.append(f"Allowed in these rules: {', '.join(allowed)} (type help to see how).")
         if rules.open_dictionary:
             lines.append("Open dictionary: type 'check WORD' to look a word up, 'hint' for a play.")
+        elif self.practice:
+            lines.append("Practice mode: type 'check WORD' to look a word up, 'hint' for a play.")
         if rules.turn_time is not None:
             lines.append(f"Turn timer: {format_seconds(rules.turn_time)} a turn; when it runs out the turn is a pass.")
         if rules.game_clock is not None:
@@ -749,6 +838,9 @@ class Session:
             self.say()
             self.say(f"=== pass the keyboard to {self.name(seat)} ===")
         self.shown.seat = seat
+        if self.console.full_screen:
+            self.show_turn_notes(seat)
+            return
         self.say()
         self.say(game.board.render(highlight=self.last_play_squares()))
         self.say(f"{self.scores_text()}    {self.bag_text()}")
@@ -769,6 +861,20 @@ class Session:
             self.say(f"You may type 'challenge' to challenge {self.event_text(event)} before you move.")
         self.say(self.rack_text(seat))
 
+    def show_turn_notes(self, seat: int) -> None:
+        """What a full-screen console cannot draw from the table: whose turn
+        it is and what they may do first."""
+        game = self.game
+        if self.final_challenge_pending():
+            self.show_final_challenge_offer()
+            return
+        self.say(f"{self.name(seat)} to move.")
+        if game.board.is_empty() and game.rules.min_first_word > 2:
+            self.say(f"The {first_word_text(game.rules.min_first_word)}.")
+        event = game.challengeable
+        if self.can_challenge() and event is not None and event.player != seat:
+            self.say(f"Type c to challenge {self.event_text(event)}, or make your move to accept it.")
+
     def show_final_challenge_offer(self) -> None:
         game = self.game
         event = game.challengeable
@@ -787,8 +893,13 @@ class Session:
 
     # -- commands -----------------------------------------------------------
 
+    def coaching_allowed(self) -> bool:
+        """True when hints and word lookups are allowed: in practice mode,
+        or when the rules open the dictionary."""
+        return self.practice or self.game.rules.open_dictionary
+
     def cmd_help(self, _: str) -> Action:
-        self.say(help_text(self.game.rules))
+        self.say(help_text(self.game.rules, practice=self.practice, bots=bool(self.bots) and self.people() == 1))
         return Action.CONTINUE
 
     def cmd_board(self, _: str) -> Action:
@@ -823,7 +934,7 @@ class Session:
     def cmd_check(self, words: str) -> Action:
         """Look words up, when the rules open the dictionary."""
         game = self.game
-        if not game.rules.open_dictionary:
+        if not self.coaching_allowed():
             self.say(f"Not allowed: {CLOSED_DICTIONARY}.")
             return Action.CONTINUE
         if not words.split():
@@ -839,7 +950,7 @@ class Session:
         """The play the static bot would make with the rack of the player to
         move, when the rules open the dictionary."""
         game = self.game
-        if not game.rules.open_dictionary:
+        if not self.coaching_allowed():
             self.say(f"Not allowed: {CLOSED_DICTIONARY}.")
             return Action.CONTINUE
         if game.is_over():
@@ -877,6 +988,48 @@ class Session:
         for text in (self.turn_timer_text(elapsed), self.clocks_text(elapsed)):
             if text:
                 self.say(text)
+        return Action.CONTINUE
+
+    def cmd_undo(self, _: str) -> Action:
+        """Take back the last move of the player at the keyboard and every
+        bot move since, in a game against bots only (people at one keyboard
+        would have to agree, so there it is refused)."""
+        game = self.game
+        seat = self.seat()
+        if not self.bots or self.people() != 1:
+            self.say("Not allowed: undo is for games of one person against bots.")
+            return Action.CONTINUE
+        own = (EventKind.PLACE, EventKind.EXCHANGE, EventKind.PASS, EventKind.RECYCLE, EventKind.BLANK_SWAP)
+        if not any(e.kind in own and e.player == seat for e in game.events):
+            self.say("Nothing to undo: you have not moved yet." if is_you(self.name(seat)) else "Nothing to undo yet.")
+            return Action.CONTINUE
+        taken = 0
+        while True:
+            undone = game.pop()
+            taken += 1
+            if isinstance(undone, Move) and game.turn == seat:
+                break
+        self.accepted_end = False
+        self.shown = _Shown()
+        self._timing = None
+        what = "action" if taken == 1 else "actions"
+        self.say(f"Took back {taken} {what}: {possessive(self.name(seat))} move again.")
+        return Action.CONTINUE
+
+    def cmd_resign(self, _: str) -> Action:
+        """Resign the game for the player at the keyboard, after a yes."""
+        game = self.game
+        seat = self.seat()
+        if game.is_over():
+            self.say("The game is over already.")
+            return Action.CONTINUE
+        answer = self.console.read("Resign the game? Type yes to resign: ")
+        if (answer or "").lower() not in ("yes", "y"):
+            self.say("Not resigned: the game goes on.")
+            return Action.CONTINUE
+        game.resign(seat)
+        self.accepted_end = True
+        self.say(f"{self.does(seat, 'resigns')}.")
         return Action.CONTINUE
 
     def cmd_move(self, text: str) -> Action:
@@ -1152,7 +1305,9 @@ class Session:
     def finish(self) -> int:
         """The end of the game: rack adjustments, final scores, the result."""
         game = self.game
-        if self.shown.state != self.state():
+        if self.console.full_screen:
+            self.console.show(self.view())
+        elif self.shown.state != self.state():
             self.say()
             self.say(game.board.render(highlight=self.last_play_squares()))
         self.say("Game over: " + self.termination_text())
@@ -1160,6 +1315,8 @@ class Session:
             self.say(self.end_event_text(event))
         self.say(self.scores_text("Final scores"))
         self.say(self.result_text())
+        for line in summary_lines(game):
+            self.say(line)
         return self.save_on_exit()
 
     def result_text(self) -> str:

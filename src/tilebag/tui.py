@@ -1,0 +1,546 @@
+"""``tilebag play`` full screen: the board, racks, scores, bag and move log
+drawn with Textual, moves typed or placed on the board with the keyboard.
+
+The game itself is the same :class:`~tilebag.play.Session` as in line
+mode, run on a thread of its own: its console (:class:`ScreenConsole`)
+hands it the lines typed in the command line at the bottom of the screen,
+writes what it says into the message pane, and passes the snapshots of the
+table it shows (:class:`~tilebag.view.TableView`) to the widgets, which
+draw them. So every rule, command, bot and timer works the same way in both
+modes, and the bots think without freezing the screen.
+
+Keys on the board (``Tab`` moves between the board and the command line):
+the arrow keys move the cursor, a letter puts that tile from the rack on
+the cursor's square (a blank when the rack has no such letter; ``?`` then a
+letter forces a blank), ``Space`` turns the direction between across and
+down, ``Backspace`` takes the last tile back, ``Escape`` takes them all back
+and ``Enter`` plays the word, written in GCG notation as if typed.
+
+>>> placement_text(_board(), [(7, 7, "H", False), (7, 8, "I", False)], down=False)
+'8H HI'
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Footer, Input, RichLog, Static
+
+from tilebag.game import Game
+from tilebag.play import Console, Session
+from tilebag.players import Player
+from tilebag.view import SquareView, TableView
+
+Pending = tuple[int, int, str, bool]
+"""A tile put on the board with the keyboard and not yet played: row,
+column, letter, and whether it is a blank."""
+
+PREMIUM_STYLES = {
+    "TW": "bold white on #b03030",
+    "DW": "bold black on #e8a0a8",
+    "TL": "bold white on #2f5fb0",
+    "DL": "black on #9cc8e8",
+    "QW": "bold white on #702070",
+    "QL": "bold white on #205050",
+    "*": "bold black on #e8a0a8",
+    "": "#6b6b6b on #1e3a2a",
+}
+"""Colours of the empty squares by premium."""
+
+TILE_STYLE = "bold black on #f0d9a0"
+LAST_PLAY_STYLE = "bold black on #f5b942"
+PENDING_STYLE = "bold black on #8fd18f"
+CURSOR_STYLE = "bold white on #005fd7"
+
+
+@dataclass(frozen=True)
+class _BoardGeometry:
+    """What :func:`placement_text` needs to know of the board."""
+
+    rows: int
+    cols: int
+    filled: frozenset[tuple[int, int]]
+
+    def occupied(self, row: int, col: int) -> bool:
+        return (row, col) in self.filled
+
+    def inside(self, row: int, col: int) -> bool:
+        return 0 <= row < self.rows and 0 <= col < self.cols
+
+
+def _board(view: TableView | None = None) -> _BoardGeometry:
+    """The board's geometry from a view (an empty 15x15 board without one)."""
+    if view is None:
+        return _BoardGeometry(15, 15, frozenset())
+    filled = frozenset((r, c) for r in range(view.rows) for c in range(view.cols) if view.square(r, c).label)
+    return _BoardGeometry(view.rows, view.cols, filled)
+
+
+def placement_text(board: _BoardGeometry, pending: Sequence[Pending], *, down: bool) -> str:
+    """The GCG notation of tiles put on the board with the keyboard: the
+    whole main word from its first square, ``.`` for each tile already on
+    the board (the game checks the rest: one line, no gaps, words).
+
+    >>> geometry = _BoardGeometry(15, 15, frozenset({(7, 7), (7, 8)}))
+    >>> placement_text(geometry, [(7, 9, "S", False)], down=False)
+    '8H ..S'
+    >>> placement_text(geometry, [(6, 7, "a", True), (8, 7, "E", False)], down=True)
+    'H7 a.E'
+    """
+    if not pending:
+        return ""
+    dr, dc = (1, 0) if down else (0, 1)
+    placed = {(r, c): (letter.lower() if blank else letter.upper()) for r, c, letter, blank in pending}
+    cells = sorted(placed, key=lambda rc: rc[0] * dr * 1000 + rc[1] * dc * 1000 + rc[0] + rc[1])
+    row, col = cells[0]
+    while board.inside(row - dr, col - dc) and board.occupied(row - dr, col - dc):
+        row, col = row - dr, col - dc
+    start = (row, col)
+    letters = []
+    last = cells[-1]
+    while board.inside(row, col) and (
+        (row, col) in placed or board.occupied(row, col) or _before(row, col, last, down)
+    ):
+        if (row, col) in placed:
+            letters.append(placed[(row, col)])
+        elif board.occupied(row, col):
+            letters.append(".")
+        else:
+            break  # a gap: the game will say the tiles are not in one word
+        row, col = row + dr, col + dc
+    r0, c0 = start
+    position = f"{chr(ord('A') + c0)}{r0 + 1}" if down else f"{r0 + 1}{chr(ord('A') + c0)}"
+    return f"{position} {''.join(letters)}"
+
+
+def _before(row: int, col: int, last: tuple[int, int], down: bool) -> bool:
+    return (row < last[0]) if down else (col < last[1])
+
+
+# -- widgets ----------------------------------------------------------------
+
+
+class BoardWidget(Widget, can_focus=True):
+    """The board: premium squares in colour, the last play highlighted, a
+    cursor and the tiles being placed with the keyboard."""
+
+    DEFAULT_CSS = """
+    BoardWidget { width: 50; height: 17; }
+    BoardWidget:focus { border: none; }
+    """
+
+    class Placed(Message):
+        """The player pressed Enter on the board: play this text."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Changed(Message):
+        """The tiles being placed changed (the rack shows what is left)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view: TableView | None = None
+        self.cursor = (7, 7)
+        self.down = False
+        self.pending: list[Pending] = []
+        self.blank_next = False
+
+    def show(self, view: TableView) -> None:
+        if self.view is None or view.rows != self.view.rows:
+            self.cursor = (view.rows // 2, view.cols // 2)
+        changed_board = self.view is None or self.view.squares != view.squares or self.view.seat != view.seat
+        self.view = view
+        if changed_board and self.pending:
+            self.clear_pending()
+        self.refresh()
+
+    def clear_pending(self) -> None:
+        self.pending = []
+        self.blank_next = False
+        self.post_message(self.Changed())
+        self.refresh()
+
+    def render(self) -> Text:
+        view = self.view
+        text = Text()
+        if view is None:
+            return text
+        placed = {(r, c): (letter, blank) for r, c, letter, blank in self.pending}
+        focused = self.has_focus
+        text.append("   ")
+        for name in view.column_names:
+            text.append(f" {name} ", style="bold")
+        text.append("\n")
+        for r in range(view.rows):
+            text.append(f"{r + 1:>2} ", style="bold")
+            for c in range(view.cols):
+                cell, style = self._cell(view.square(r, c), placed.get((r, c)))
+                if focused and (r, c) == self.cursor:
+                    style = CURSOR_STYLE
+                    if not cell.strip():
+                        cell = " ↓ " if self.down else " → "
+                text.append(cell, style=style)
+            text.append("\n")
+        return text
+
+    @staticmethod
+    def _cell(square: SquareView, pending: tuple[str, bool] | None) -> tuple[str, str]:
+        if pending is not None:
+            letter, blank = pending
+            return f" {letter.lower() if blank else letter.upper()} ", PENDING_STYLE
+        if square.label:
+            label = square.label.lower() if square.blank else square.label
+            return f" {label:<2}"[:3], LAST_PLAY_STYLE if square.last else TILE_STYLE
+        premium = square.premium
+        shown = {"*": " ★ ", "": " · "}.get(premium, f"{premium:^3}")
+        return shown, PREMIUM_STYLES.get(premium, PREMIUM_STYLES[""])
+
+    # -- keyboard placement -------------------------------------------------
+
+    def rack_left(self) -> list[str]:
+        """The rack's tiles not yet put on the board."""
+        left = [label for label, _ in (self.view.rack if self.view else ())]
+        for _, _, letter, blank in self.pending:
+            used = "?" if blank else letter.upper()
+            if used in left:
+                left.remove(used)
+        return left
+
+    def on_key(self, event: events.Key) -> None:
+        view = self.view
+        if view is None:
+            return
+        key = event.key
+        r, c = self.cursor
+        moves = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+        if key in moves:
+            dr, dc = moves[key]
+            self.cursor = (min(max(r + dr, 0), view.rows - 1), min(max(c + dc, 0), view.cols - 1))
+        elif key == "space":
+            self.down = not self.down
+        elif key == "backspace":
+            if self.pending:
+                pr, pc, _, _ = self.pending.pop()
+                self.cursor = (pr, pc)
+                self.post_message(self.Changed())
+        elif key == "escape":
+            if self.pending:
+                self.clear_pending()
+                event.stop()
+            return
+        elif key == "enter":
+            if self.pending:
+                text = placement_text(_board(view), self.pending, down=self.down)
+                self.clear_pending()
+                self.post_message(self.Placed(text))
+        elif event.character == "?":
+            self.blank_next = True
+        elif event.character is not None and event.character.isalpha() and len(event.character) == 1:
+            self.put(event.character.upper())
+        else:
+            return
+        event.stop()
+        self.refresh()
+
+    def put(self, letter: str) -> None:
+        """Put a tile for ``letter`` on the cursor's square and move on."""
+        view = self.view
+        assert view is not None
+        r, c = self.cursor
+        if view.square(r, c).label or any((r, c) == (p[0], p[1]) for p in self.pending):
+            self.app.bell()
+            return
+        left = self.rack_left()
+        blank = self.blank_next or letter not in left
+        if blank and "?" not in left:
+            self.app.bell()
+            return
+        self.blank_next = False
+        self.pending.append((r, c, letter, blank))
+        self.post_message(self.Changed())
+        dr, dc = (1, 0) if self.down else (0, 1)
+        nr, nc = r + dr, c + dc
+        while 0 <= nr < view.rows and 0 <= nc < view.cols and view.square(nr, nc).label:
+            nr, nc = nr + dr, nc + dc
+        if 0 <= nr < view.rows and 0 <= nc < view.cols:
+            self.cursor = (nr, nc)
+
+
+class RackWidget(Static):
+    """The keyboard player's rack, tiles with their points; tiles already
+    put on the board are shown dimmed."""
+
+    DEFAULT_CSS = "RackWidget { height: 1; width: 50; }"
+
+    def show(self, rack: Sequence[tuple[str, int]], used: Sequence[str], name: str) -> None:
+        text = Text(f"{name}: ", style="bold")
+        left = list(used)
+        if not rack:
+            text.append("(no tiles to show)", style="dim")
+        for label, points in rack:
+            if label in left:
+                left.remove(label)
+                text.append(f" {label}{_subscript(points)}", style="dim strike")
+            else:
+                text.append(f" {label}{_subscript(points)} ", style=TILE_STYLE)
+            text.append(" ")
+        self.update(text)
+
+
+def _subscript(points: int) -> str:
+    return "".join("₀₁₂₃₄₅₆₇₈₉"[int(d)] for d in str(points))
+
+
+class ScoresWidget(Static):
+    DEFAULT_CSS = "ScoresWidget { height: auto; border: round #666666; padding: 0 1; }"
+
+    def show(self, view: TableView) -> None:
+        text = Text()
+        for i, seat in enumerate(view.seats):
+            marker = "▶ " if seat.to_move else "  "
+            who = " (bot)" if seat.bot else ""
+            style = "bold" if seat.to_move else ""
+            text.append(f"{marker}{seat.name}{who}", style=style)
+            text.append(f"  {seat.score:>4}", style="bold")
+            if seat.target is not None:
+                text.append(f" / {seat.target}", style="dim")
+            if i < len(view.seats) - 1:
+                text.append("\n")
+        text.append(f"\n\nBag: {view.bag} tile{'s' if view.bag != 1 else ''}")
+        text.append(f"\nUnseen ({len(view.unseen)}): ", style="bold")
+        text.append(view.unseen or "none")
+        if view.over and view.result:
+            text.append(f"\n\n{view.result}", style="bold")
+        self.update(text)
+
+
+class MovesWidget(RichLog):
+    """The move log: each turn's play, score and running total."""
+
+    DEFAULT_CSS = "MovesWidget { border: round #666666; height: 1fr; }"
+
+    def show(self, view: TableView) -> None:
+        self.clear()
+        names = [seat.name for seat in view.seats]
+        width = max(len(n) for n in names)
+        for n, line in enumerate(view.log, 1):
+            self.write(Text(f"{n:>3}. {names[line.player]:<{width}} {line.text:<20} {line.score:+4d} {line.total:4d}"))
+
+
+# -- the console between the session and the screen ---------------------------
+
+
+class ScreenConsole(Console):
+    """The session's console on the full screen: lines come from the command
+    line (or the board), what is said goes to the message pane, and the
+    table is drawn from each snapshot. Used from the session's thread."""
+
+    full_screen = True
+
+    def __init__(self, app: GameApp) -> None:
+        self.app = app
+        self.echo = False
+        self.lines: queue.Queue[str | None] = queue.Queue()
+
+    def read(self, prompt: str) -> str | None:
+        self.app.call_from_thread(self.app.ask, prompt)
+        return self.lines.get()
+
+    def say(self, text: str = "") -> None:
+        self.app.call_from_thread(self.app.write, text)
+
+    def show(self, view: TableView) -> None:
+        self.app.call_from_thread(self.app.show_view, view)
+
+
+class GameApp(App[int]):
+    """The full-screen game."""
+
+    TITLE = "tilebag"
+    CSS = """
+    Screen { layout: vertical; }
+    #top { height: 19; }
+    #left { width: 52; height: 19; padding: 0 1; }
+    #right { width: 1fr; }
+    #messages { height: 1fr; border: round #666666; }
+    #offer { height: auto; background: #7a5c00; color: white; padding: 0 1; display: none; }
+    #prompt { height: 1; padding: 0 1; color: #9cc8e8; }
+    Input { height: 3; }
+    """
+    BINDINGS = [
+        Binding("tab", "switch_focus", "Board/command line", priority=True),
+        Binding("f1", "send('help')", "Help"),
+        Binding("f2", "send('hint')", "Hint"),
+        Binding("f3", "send('bag')", "Unseen"),
+        Binding("ctrl+z", "send('undo')", "Undo"),
+        Binding("ctrl+q", "quit_game", "Quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        bots: Mapping[int, Player] | None = None,
+        save_path: str | None = None,
+        practice: bool = False,
+    ) -> None:
+        super().__init__()
+        self.game_console = ScreenConsole(self)
+        self.session = Session(game, self.game_console, save_path=save_path, bots=bots, practice=practice)
+        self.waiting = False
+        self.finished = False
+        self.leaving = False
+        self.prompt = ""
+        self.status = 0
+        self.view: TableView | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            with Vertical(id="left"):
+                yield BoardWidget()
+                yield RackWidget()
+            with Vertical(id="right"):
+                yield ScoresWidget()
+                yield MovesWidget(id="moves")
+        yield RichLog(id="messages", wrap=True)
+        yield Static(id="offer")
+        yield Static("", id="prompt")
+        yield Input(placeholder="a move (8F HORN, H6 FA.M, -ABC to exchange, - to pass) or a command (help)")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        threading.Thread(target=self._run_session, name="tilebag-session", daemon=True).start()
+
+    def _run_session(self) -> None:
+        try:
+            status = self.session.run()
+        except Exception as err:  # shown, not lost behind the full screen
+            self.call_from_thread(self.write, f"Internal error: {err!r}")
+            status = 1
+        self.call_from_thread(self.session_ended, status)
+
+    # -- from the session thread ------------------------------------------
+
+    def ask(self, prompt: str) -> None:
+        self.waiting = True
+        self.prompt = prompt.strip()
+        self.query_one("#prompt", Static).update(Text(self.prompt, style="bold"))
+
+    def write(self, text: str) -> None:
+        self.query_one("#messages", RichLog).write(Text(text))
+
+    def show_view(self, view: TableView) -> None:
+        self.view = view
+        board = self.query_one(BoardWidget)
+        board.show(view)
+        self.query_one(ScoresWidget).show(view)
+        self.query_one(MovesWidget).show(view)
+        self._show_rack()
+        offer = self.query_one("#offer", Static)
+        if view.challengeable and not view.over:
+            offer.update(
+                f"Challenge {view.challengeable}? Type c and Enter to challenge it; make your move to accept it."
+            )
+            offer.display = True
+        else:
+            offer.display = False
+
+    def _show_rack(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        board = self.query_one(BoardWidget)
+        used = ["?" if blank else letter.upper() for _, _, letter, blank in board.pending]
+        name = view.seats[view.seat].name
+        self.query_one(RackWidget).show(view.rack, used, f"{name}'s rack" if name != "You" else "Your rack")
+
+    def session_ended(self, status: int) -> None:
+        self.finished = True
+        self.status = status
+        self.waiting = False
+        if self.leaving:
+            self.exit(status)
+            return
+        self.query_one("#offer", Static).display = False
+        self.query_one("#prompt", Static).update(
+            Text("The game is over. Press Enter or Ctrl+Q to leave.", style="bold")
+        )
+        self.write("The game is over. Press Enter or Ctrl+Q to leave.")
+
+    # -- input ---------------------------------------------------------------
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        text = message.value
+        message.input.value = ""
+        if self.finished:
+            self.exit(self.status)
+            return
+        self.submit(text)
+
+    def on_board_widget_placed(self, message: BoardWidget.Placed) -> None:
+        self.submit(message.text)
+
+    def on_board_widget_changed(self, _: BoardWidget.Changed) -> None:
+        self._show_rack()
+
+    def submit(self, text: str) -> None:
+        """Hand one line to the session, when it is waiting for one."""
+        if self.finished:
+            self.exit(self.status)
+            return
+        if not self.waiting:
+            self.bell()
+            self.write("(wait: the bots are thinking)")
+            return
+        self.waiting = False
+        self.write(f"{self.prompt} {text}")
+        self.game_console.lines.put(text.strip())
+
+    def action_send(self, command: str) -> None:
+        self.submit(command)
+
+    def action_switch_focus(self) -> None:
+        board = self.query_one(BoardWidget)
+        if board.has_focus:
+            self.query_one(Input).focus()
+        else:
+            board.focus()
+        board.refresh()
+
+    def action_quit_game(self) -> None:
+        """Stop the game (the record is written if asked), then leave."""
+        if self.finished:
+            self.exit(self.status)
+            return
+        self.leaving = True
+        if not self.waiting:
+            self.write("(the game stops after the bot's move)")
+        self.waiting = False
+        self.game_console.lines.put("quit")
+
+
+def run_full_screen(
+    game: Game,
+    *,
+    bots: Mapping[int, Player] | None = None,
+    save_path: str | None = None,
+    practice: bool = False,
+) -> int:
+    """Play ``game`` full screen until it ends and the player leaves; the
+    exit status."""
+    app = GameApp(game, bots=bots, save_path=save_path, practice=practice)
+    status = app.run()
+    return int(status if status is not None else app.status)
