@@ -190,23 +190,188 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 
 def _add_word(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    word = sub.add_parser("word", help="judge words against a lexicon (exit 0 when all are acceptable)")
+    word = sub.add_parser(
+        "word",
+        help="judge words against a lexicon (exit 0 when all are acceptable)",
+        description=(
+            "Say for each WORD (any case) whether the lexicon accepts it. Exit 0 when all are acceptable, "
+            "1 when any is not, 2 when a WORD holds a character that is not a letter of the tile set."
+        ),
+    )
     word.add_argument("words", nargs="+", metavar="WORD")
-    word.add_argument("--lexicon", metavar="NAME|PATH", help="word list (default: kjxqz)")
+    word.add_argument("--lexicon", metavar="NAME|PATH", help="word list or .kwg file (default: kjxqz)")
+    word.add_argument("--json", action="store_true", help='print JSON: [{"word": "QI", "acceptable": true}, ...]')
     word.set_defaults(func=_cmd_word)
 
 
 def _cmd_word(args: argparse.Namespace) -> int:
+    import json
+
+    from tilebag.coach import word_letters
     from tilebag.lexicon import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)
-    status = 0
-    for w in args.words:
-        ok = w in lexicon
-        print(f"{w.upper()}: {'acceptable' if ok else 'not acceptable'} in {lexicon.name}")
-        if not ok:
-            status = 1
-    return status
+    alphabet = lexicon.alphabet
+    letters = [word_letters(w, alphabet) for w in args.words]  # every word checked before any answer
+    judged = [(alphabet.format_word(tiles), lexicon.contains_tiles(tiles)) for tiles in letters]
+    if args.json:
+        print(json.dumps([{"word": word, "acceptable": ok} for word, ok in judged]))
+    else:
+        for word, ok in judged:
+            print(f"{word}: {'acceptable' if ok else 'not acceptable'} in {lexicon.name}")
+    return 0 if all(ok for _, ok in judged) else 1
+
+
+def _add_anagram(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    anagram = sub.add_parser(
+        "anagram",
+        help="the words a rack makes (? is a blank)",
+        description=(
+            "Print the words made of exactly the tiles of RACK (letters, ? for a blank), or with --build of any "
+            "of them, grouped by length, longest first; a blank shows as the lower-case letter it stands for. "
+            "Exit 0 when there are words, 1 when none, 2 for a RACK that is not 1 to 15 tiles of the tile set."
+        ),
+    )
+    anagram.add_argument("rack", metavar="RACK", help="the tiles, e.g. AEINRS? (? is a blank)")
+    anagram.add_argument("--build", action="store_true", help="also the words using only some of the tiles")
+    anagram.add_argument(
+        "--min-length", type=int, default=2, metavar="N", help="with --build, the shortest words to list (default 2)"
+    )
+    anagram.add_argument(
+        "--plus", action="store_true", help="also the words of all the tiles and one more letter (through a board tile)"
+    )
+    anagram.add_argument("--lexicon", metavar="NAME|PATH", help="word list or .kwg file (default: kjxqz)")
+    anagram.add_argument(
+        "--json", action="store_true", help='print JSON: {"rack": ..., "words": [...], "plus": {"B": [...]}}'
+    )
+    anagram.set_defaults(func=_cmd_anagram)
+
+
+def _cmd_anagram(args: argparse.Namespace) -> int:
+    import json
+
+    from tilebag import coach
+    from tilebag.lexicon import load_lexicon
+
+    lexicon = load_lexicon(args.lexicon)
+    alphabet = lexicon.alphabet
+    tiles = coach.parse_tiles(args.rack, alphabet)
+    words = coach.anagrams(lexicon, tiles, build=args.build, min_length=args.min_length)
+    plus = coach.through_bingos(lexicon, tiles) if args.plus else {}
+    if args.json:
+        print(json.dumps({"rack": alphabet.format_rack(tiles), "lexicon": lexicon.name, "words": words, "plus": plus}))
+    elif not words and not plus:
+        print(f"no words from {alphabet.format_rack(tiles)} in {lexicon.name}")
+    else:
+        for line in coach.labelled_lines(coach.group_by_length(words, alphabet)):
+            print(line)
+        for line in coach.labelled_lines({f"+{letter}": found for letter, found in plus.items()}):
+            print(line)
+    return 0 if words or plus else 1
+
+
+def _add_hooks(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    hooks = sub.add_parser(
+        "hooks",
+        help="the letters that go before or after words",
+        description=(
+            "For each WORD, the letters that make a word put in front of it and at its end, one line per WORD: "
+            "`front  word  back` (- for none, * after a WORD the lexicon does not accept). Exit 0 when some "
+            "WORD has a hook, 1 when none has, 2 when a WORD is not made of letters of the tile set."
+        ),
+    )
+    hooks.add_argument("words", nargs="+", metavar="WORD")
+    hooks.add_argument("--words", dest="show_words", action="store_true", help="also list the hooked words")
+    hooks.add_argument("--lexicon", metavar="NAME|PATH", help="word list or .kwg file (default: kjxqz)")
+    hooks.add_argument(
+        "--json",
+        action="store_true",
+        help='print JSON: [{"word", "acceptable", "front", "back", "front_words", "back_words"}, ...]',
+    )
+    hooks.set_defaults(func=_cmd_hooks)
+
+
+def _cmd_hooks(args: argparse.Namespace) -> int:
+    import json
+
+    from tilebag import coach
+    from tilebag.lexicon import load_lexicon
+
+    lexicon = load_lexicon(args.lexicon)
+    found = [coach.hooks(lexicon, coach.word_letters(w, lexicon.alphabet)) for w in args.words]
+    if args.json:
+        fields = [
+            {
+                "word": h.word,
+                "acceptable": h.acceptable,
+                "front": list(h.front),
+                "back": list(h.back),
+                "front_words": list(h.front_words),
+                "back_words": list(h.back_words),
+            }
+            for h in found
+        ]
+        print(json.dumps(fields))
+    else:
+        for line in coach.format_hooks(found, words=args.show_words):
+            print(line)
+    return 0 if any(found) else 1
+
+
+def _add_words(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    words = sub.add_parser(
+        "words",
+        help="word lists to study: two- and three-letter words, Q without U, words with a letter",
+        description=(
+            "List the lexicon's words of one length (--length 2), with a Q and no U (--q-without-u), or holding a "
+            "letter (--containing J, with --without for letters to leave out); options combine. Words of one "
+            "length are grouped by first letter, others by length. Exit 0 when there are words, 1 when none, "
+            "2 for bad options."
+        ),
+    )
+    words.add_argument("--length", type=int, metavar="N", help="only words of N letters")
+    which = words.add_mutually_exclusive_group()
+    which.add_argument("--q-without-u", action="store_true", help="words with a Q and no U")
+    which.add_argument("--containing", metavar="LETTER", help="words holding this letter")
+    words.add_argument("--without", default="", metavar="LETTERS", help="with --containing, leave out words with these")
+    words.add_argument("--lexicon", metavar="NAME|PATH", help="word list or .kwg file (default: kjxqz)")
+    words.add_argument("--json", action="store_true", help="print a JSON list of the words")
+    words.set_defaults(func=_cmd_words)
+
+
+def _cmd_words(args: argparse.Namespace) -> int:
+    import json
+
+    from tilebag import coach
+    from tilebag.lexicon import load_lexicon
+
+    if args.length is None and not args.q_without_u and args.containing is None:
+        raise TilebagError("say which words: --length N, --q-without-u or --containing LETTER")
+    if args.length is not None and args.length < 1:
+        raise TilebagError(f"--length must be 1 or more, got {args.length}")
+    if args.without and args.containing is None:
+        raise TilebagError("--without goes with --containing LETTER")
+    lexicon = load_lexicon(args.lexicon)
+    alphabet = lexicon.alphabet
+    if args.q_without_u:
+        found = coach.q_without_u(lexicon)
+    elif args.containing is not None:
+        found = coach.words_containing(lexicon, args.containing, without=args.without)
+    else:
+        found = coach.short_words(lexicon, args.length)
+    if args.length is not None:
+        found = [word for word in found if len(alphabet.parse_word(word)) == args.length]
+    if args.json:
+        print(json.dumps(found))
+    elif not found:
+        print(f"no such words in {lexicon.name}")
+    else:
+        if args.length:
+            lines = coach.labelled_lines(coach.group_by_first(found, alphabet))
+        else:
+            lines = coach.labelled_lines(coach.group_by_length(found, alphabet))
+        print("\n".join(lines))
+    return 0 if found else 1
 
 
 def _add_lexicon(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -491,6 +656,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(sub)
     _add_gcg(sub)
     _add_word(sub)
+    _add_anagram(sub)
+    _add_hooks(sub)
+    _add_words(sub)
     _add_lexicon(sub)
     _add_moves(sub)
     _add_selfplay(sub)
