@@ -97,6 +97,58 @@ def _parses_as(path: str, alphabet: str) -> bool:
     return True
 
 
+def _add_analyze(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    analyze = sub.add_parser(
+        "analyze",
+        help="compare every play of a GCG game with the best plays by equity",
+        description=(
+            "Replay a GCG game record and rank each play among every play of its position by static equity "
+            "(score plus the value of the tiles kept, as the static bot plays): the best plays, the equity "
+            "lost, missed bingos and phonies, then each player's totals. Turns whose rack the record does not "
+            "show in full are listed but not analysed. Exit 2 when the file cannot be read or disagrees with "
+            "the rules (the message names the line)."
+        ),
+    )
+    analyze.add_argument("game", metavar="GAME.gcg", help="the game record")
+    analyze.add_argument("--top", type=int, default=5, metavar="N", help="best plays to list per turn (default 5)")
+    analyze.add_argument("--json", action="store_true", help="print one JSON document: the turns and the totals")
+    analyze.add_argument("--lexicon", metavar="NAME|PATH", help="word list or .kwg file (default: kjxqz)")
+    analyze.add_argument("--leaves", metavar="NAME|PATH", help="leave values: heuristic (default), .klv/.klv2 or a table")
+    analyze.set_defaults(func=_cmd_analyze)
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    import json
+
+    from tilebag import gcg
+    from tilebag.analysis import analyze_game
+    from tilebag.leaves import DEFAULT_LEAVES, load_leaves
+    from tilebag.lexicon import load_lexicon
+    from tilebag.progress import Progress
+
+    if args.top < 1:
+        print(f"tilebag: --top must be at least 1, got {args.top}", file=sys.stderr)
+        return 2
+    try:
+        record = gcg.load(args.game)
+    except OSError as err:
+        raise FormatError(f"cannot read: {err.strerror or err}", source=args.game) from None
+    lexicon = load_lexicon(args.lexicon)
+    leaves = load_leaves(args.leaves or DEFAULT_LEAVES, lexicon.alphabet)
+    with Progress(0, f"analysing {args.game}") as bar:
+
+        def report(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done)
+
+        analysis = analyze_game(record, lexicon=lexicon, leaves=leaves, top=args.top, progress=report, source=args.game)
+    if args.json:
+        print(json.dumps(analysis.to_dict()))
+    else:
+        sys.stdout.write(analysis.report())
+    return 0
+
+
 def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = sub.add_parser("play", help="play a game in the terminal")
     play.add_argument("players", nargs="*", metavar="NAME", help="player names, 1 to 4 seats with the bots (default: two players, or you alone against --bot)")
@@ -655,6 +707,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_play(sub)
     _add_gcg(sub)
+    _add_analyze(sub)
     _add_word(sub)
     _add_anagram(sub)
     _add_hooks(sub)
