@@ -308,22 +308,39 @@ class ScoresWidget(Static):
 
     def show(self, view: TableView) -> None:
         text = Text()
+        width = max(len(seat.name) for seat in view.seats)
         for i, seat in enumerate(view.seats):
             marker = "▶ " if seat.to_move else "  "
-            who = " (bot)" if seat.bot else ""
             style = "bold" if seat.to_move else ""
-            text.append(f"{marker}{seat.name}{who}", style=style)
+            text.append(f"{marker}{seat.name:<{width}}", style=style)
             text.append(f"  {seat.score:>4}", style="bold")
             if seat.target is not None:
-                text.append(f" / {seat.target}", style="dim")
+                text.append(f" / {seat.target} to win", style="dim")
             if i < len(view.seats) - 1:
                 text.append("\n")
         text.append(f"\n\nBag: {view.bag} tile{'s' if view.bag != 1 else ''}")
-        text.append(f"\nUnseen ({len(view.unseen)}): ", style="bold")
-        text.append(view.unseen or "none")
+        text.append(f"    Unseen ({len(view.unseen)}): ", style="bold")
+        text.append(group_letters(view.unseen) or "none")
         if view.over and view.result:
             text.append(f"\n\n{view.result}", style="bold")
         self.update(text)
+
+
+def group_letters(tiles: Sequence[str]) -> str:
+    """Sorted tile labels grouped by letter, for reading at a glance.
+
+    >>> group_letters("AAABCCE??")
+    'AAA B CC E ??'
+    >>> group_letters(["CH", "CH", "LL"])
+    'CHCH LL'
+    """
+    groups: list[list[str]] = []
+    for label in tiles:
+        if groups and groups[-1][-1] == label:
+            groups[-1].append(label)
+        else:
+            groups.append([label])
+    return " ".join("".join(group) for group in groups)
 
 
 class MovesWidget(RichLog):

@@ -19,8 +19,8 @@ draw it on another thread while the game goes on.
 [('alice', 14, False), ('bob', 0, True)]
 >>> view.log[0].text
 '8F HORN'
->>> len(view.unseen) + len(view.rack) + 4 + 0 == 100
-True
+>>> len(view.unseen) + len(view.rack) + 4  # tiles unseen by bob, on his rack, on the board
+100
 """
 
 from __future__ import annotations
@@ -94,8 +94,9 @@ class TableView:
     rack: tuple[tuple[str, int], ...]
     """The keyboard player's rack: each tile's label (``?`` for a blank) and points."""
     bag: int
-    unseen: str
-    """The tiles the keyboard player cannot see (the bag and the other racks), in tile order."""
+    unseen: tuple[str, ...]
+    """The tiles the keyboard player cannot see (the bag and the other
+    racks), as labels in tile order (``?`` for a blank)."""
     log: tuple[LogLine, ...]
     over: bool
     result: str = ""
@@ -170,7 +171,7 @@ def table_view(game: Game, seat: int | None = None, *, bots: Mapping[int, object
         seat=seat,
         rack=rack,
         bag=len(game.bag),
-        unseen=alphabet.format_rack(sorted(game.unseen(seat), key=_rack_order)),
+        unseen=tuple(alphabet.label(t) for t in sorted(game.unseen(seat), key=_rack_order)),
         log=tuple(log_lines(game)),
         over=over,
         result=game.result_text() if over else "",

@@ -1,0 +1,119 @@
+"""Drive the real ``tilebag`` program in a pseudo-terminal, as a person would.
+
+:class:`Terminal` starts the command in a pty of a given size (pexpect) and
+feeds everything it writes into a terminal emulator (pyte), so a test reads
+the screen as it looks, full-screen redraws included, and types keys.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections.abc import Sequence
+
+import pexpect
+import pyte
+
+KEYS = {
+    "enter": "\r",
+    "tab": "\t",
+    "escape": "\x1b",
+    "backspace": "\x7f",
+    "up": "\x1b[A",
+    "down": "\x1b[B",
+    "right": "\x1b[C",
+    "left": "\x1b[D",
+    "space": " ",
+    "ctrl+q": "\x11",
+    "ctrl+z": "\x1a",
+    "f1": "\x1bOP",
+    "f2": "\x1bOQ",
+}
+
+
+class Terminal:
+    """One program running in a pseudo-terminal of ``rows`` x ``cols``."""
+
+    def __init__(self, args: Sequence[str], *, rows: int = 45, cols: int = 132, cwd: str | None = None) -> None:
+        env = dict(os.environ)
+        env.update({"TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(rows), "NO_COLOR": ""})
+        env.pop("NO_COLOR")
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.transcript = b""
+        self.child = pexpect.spawn(
+            sys.executable,
+            ["-m", "tilebag", *args],
+            env=env,
+            cwd=cwd,
+            dimensions=(rows, cols),
+            timeout=30,
+        )
+
+    def pump(self, seconds: float = 0.1) -> None:
+        """Read what the program wrote in the next ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                data = self.child.read_nonblocking(65536, timeout=max(0.0, deadline - time.monotonic()))
+            except pexpect.TIMEOUT:
+                return
+            except pexpect.EOF:
+                return
+            self.transcript += data
+            self.stream.feed(data)
+            if time.monotonic() >= deadline:
+                return
+
+    def text(self) -> str:
+        """The screen as lines of text."""
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+        """Wait until the screen shows ``pattern`` (a regular expression);
+        fail with the screen's contents if it does not within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            found = regex.search(self.text())
+            if found:
+                return found
+            if time.monotonic() > deadline or not self.child.isalive() and not self._more():
+                raise AssertionError(f"screen never showed {pattern!r}; it shows:\n{self.text()}")
+            self.pump(0.1)
+
+    def _more(self) -> bool:
+        before = len(self.transcript)
+        self.pump(0.2)
+        return len(self.transcript) > before
+
+    def type(self, text: str) -> None:
+        self.child.send(text)
+        self.pump(0.05)
+
+    def line(self, text: str) -> None:
+        """Type ``text`` and Enter."""
+        self.type(text)
+        self.press("enter")
+
+    def press(self, *keys: str) -> None:
+        for key in keys:
+            self.child.send(KEYS[key])
+            self.pump(0.05)
+
+    def wait_exit(self, timeout: float = 20.0) -> int:
+        """Wait for the program to end; its exit status."""
+        deadline = time.monotonic() + timeout
+        while self.child.isalive():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the program did not end; the screen shows:\n{self.text()}")
+            self.pump(0.1)
+        self.pump(0.1)
+        self.child.close()
+        return int(self.child.exitstatus if self.child.exitstatus is not None else -1)
+
+    def close(self) -> None:
+        if self.child.isalive():
+            self.child.terminate(force=True)
