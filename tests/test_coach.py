@@ -272,13 +272,15 @@ def test_hooks_refuse_what_is_not_a_word() -> None:
 
 def test_board_hooks_list_every_word_with_the_squares_free_for_hooks() -> None:
     board = Board()
-    for gcg in ("8H CARE", "H8 .AT", "1A QI", "F8 X", "M8 O", "12C jOT"):  # placed as they stand, unchecked
+    for gcg in ("8H CARE", "H8 .AT", "1A QI", "F8 X", "M8 O", "12C jOT", "B10 OX"):  # as they stand, unchecked
         board.place(Move.from_gcg(gcg))
     found = board_hooks(board, LEXICON)
-    assert [(h.position, h.word) for h in found] == [("1A", "QI"), ("8H", "CARE"), ("12C", "jOT"), ("H8", "CAT")]
+    positions = [(h.position, h.word) for h in found]
+    assert positions == [("1A", "QI"), ("8H", "CARE"), ("12C", "jOT"), ("B10", "OX"), ("H8", "CAT")]
     for h in found:
         assert h.hooks == hooks(LEXICON, h.word.upper())
-    qi, care, jot, cat = found
+    qi, care, jot, ox, cat = found
+    assert (ox.front_open, ox.back_open) == (True, True)
     assert (qi.front_open, qi.back_open, qi.playable_front, qi.playable_back) == (False, True, (), ("S",))
     # F8 (two before H8) and M8 (two after K8) hold tiles: a hook there would join them.
     assert (care.front_open, care.back_open, care.playable_front, care.playable_back) == (False, False, (), ())
