@@ -20,6 +20,10 @@ not hold (phonies), and whether the play was challenged off. A play that was
 challenged off counts as what the turn came to: a pass (nothing scored, the
 whole rack kept).
 
+Plays are found in, and words judged by, one lexicon: the default one unless
+another is given, whatever the record names. Words of another lexicon show as
+phonies, and plays only it allows are not found.
+
 A turn is analysed only when the whole rack is known: records that show part
 of a rack (the tiles played) or none leave their turns out, saying why.
 Recycles and blank swaps (variations) start a turn and are not analysed; the
@@ -66,12 +70,13 @@ within what static equity can tell apart: leave values are estimates good to
 a few points, and the position after the play is not looked at."""
 
 MISTAKE = 15.0
-"""Equity lost from which a play is a mistake: more than the value of a good
-leave (a blank is worth about 25), a difference a player should see."""
+"""Equity lost from which a play is a mistake: about what a good leave is
+worth over a poor one, or a missed double-word square: a difference a player
+should see at the board."""
 
 BLUNDER = 30.0
-"""Equity lost from which a play is a blunder: over half a bingo's bonus, as
-when a bingo or a premium square worth as much is missed."""
+"""Equity lost from which a play is a blunder: over half a bingo's bonus, what
+a missed bingo or triple-word score usually costs."""
 
 ProgressCallback = Callable[[int, int], None]
 """Called with the turns analysed so far and the number to analyse."""
@@ -229,6 +234,33 @@ class TurnAnalysis:
     @property
     def grade(self) -> Grade:
         return Grade.of(self.equity_lost)
+
+    @property
+    def better(self) -> RankedPlay | None:
+        """The best play when it was better than the play made (else ``None``)."""
+        return self.best[0] if self.best and self.equity_lost > 0.0 else None
+
+    def summary(self) -> str:
+        """One line saying how the move compares with the best play, e.g.
+        ``8G STAIN 10 (equity 13.41): 8B ANESTRI 66 was 52.59 better (blunder); missed bingo``.
+        """
+        if self.played is None or self.equity is None:
+            return f"{self.notation} {self.score}: not analysed, {self.skipped}"
+        text = f"{self.notation} {self.score} (equity {self.equity:.2f})"
+        better = self.better
+        if better is None:
+            text += ": the best play"
+        else:
+            text += f": {better.notation} {better.score} was {self.equity_lost:.2f} better"
+            if self.grade is not Grade.GOOD:
+                text += f" ({self.grade.value})"
+        if self.missed_bingo and self.best_bingo is not None and self.best_bingo != better:
+            text += f"; missed bingo {self.best_bingo.notation} {self.best_bingo.score}"
+        elif self.missed_bingo:
+            text += "; missed bingo"
+        if self.phonies:
+            text += f"; phony: {', '.join(self.phonies)}"
+        return text
 
     def to_dict(self) -> dict[str, object]:
         """The turn as JSON data (equities rounded to 0.001; ``equity``,
@@ -457,7 +489,8 @@ def analyze_turn(
     core: str | None = None,
 ) -> TurnAnalysis:
     """How ``move``, for the player to move, compares with the best plays of
-    the position. The game is not changed.
+    the position. The game is not changed: call it before pushing the move
+    (a rejected move raises, as :meth:`tilebag.Game.check` does).
 
     :param leaves: leave values (default: :data:`tilebag.leaves.DEFAULT_LEAVES`,
         as the equity bot's).
@@ -476,6 +509,8 @@ def analyze_turn(
     >>> turn = analyze_turn(game, game.parse_move("8G STAIN"))
     >>> turn.score, turn.grade.value, turn.best[0].bingo, turn.best[0].score
     (10, 'blunder', True, 66)
+    >>> turn.summary()
+    '8G STAIN 10 (equity 13.41): 8B ANESTRI 66 was 52.59 better (blunder); missed bingo'
     >>> game.board.is_empty(), game.alphabet.format_rack(game.rack())
     (True, 'AEINRST')
     """
@@ -537,33 +572,44 @@ def analyze_game(
     variations = _variations(lexicon, game.rules) if game.rules.anagram else None
     analyst = _Analyst(_generator(lexicon, game.rules, core), variations, lexicon, leaves, top)
 
-    # The replayed game keeps a state before each of its moves; popping them
-    # one by one from the end goes back through every position, with each
-    # rack as the record gave it. Its moves are the record's moves in order
-    # (a last pass after a player went out is not a move of the game).
-    stack = game.move_stack
-    moved = [i for i, undo in enumerate(stack) if isinstance(undo, Move) or undo == "time out"]
-    events = [e for e in record.events if e.kind.is_turn or e.kind in _ACTIONS]
-    paired = dict(zip(moved, events, strict=False))
+    # The replayed game keeps a state before each of its actions; popping
+    # them one by one from the end goes back through every position, with
+    # each rack as the record gave it. Its moves are the record's moves, in
+    # order (a last pass after a player went out is not a move of the game):
+    # a pop that takes a move off the game's events goes back to the
+    # position before that record event.
+    events = [e for e in record.events if _is_move(e.kind)]
     withdrawn = _withdrawn(record.events)
-    found: dict[int, TurnAnalysis] = {}
-    for index in range(len(stack) - 1, -1, -1):
+    moves = sum(1 for e in game.events if _is_move(e.kind))
+    total = min(moves, len(events))
+    found: list[TurnAnalysis] = []
+    while game.move_stack:
         undo = game.pop()
-        event = paired.get(index)
-        if event is None:
-            continue
-        found[index] = analyst.event(game, undo, event, withdrawn=id(event) in withdrawn)
-        if progress is not None:
-            progress(len(found), len(paired))
+        left = sum(1 for e in game.events if _is_move(e.kind))
+        if left == moves:
+            continue  # a challenge or points added: not a move
+        moves = left
+        if left < len(events):
+            event = events[left]
+            found.append(analyst.event(game, undo, event, withdrawn=id(event) in withdrawn))
+            if progress is not None:
+                progress(len(found), total)
+    found.reverse()
     return GameAnalysis(
         players=[p.name for p in game.players],
-        turns=[found[i] for i in sorted(found)],
+        turns=found,
         lexicon=lexicon.name,
         leaves=leaves.name,
         top=top,
         record_lexicon=record.lexicon,
         source=source,
     )
+
+
+def _is_move(kind: EventKind) -> bool:
+    """Whether an event is a move of a player: a turn, or an action that
+    starts one (a recycle or blank swap)."""
+    return kind.is_turn or kind in _ACTIONS
 
 
 def _withdrawn(events: Sequence[Event]) -> set[int]:
@@ -574,7 +620,7 @@ def _withdrawn(events: Sequence[Event]) -> set[int]:
         if event.kind is not EventKind.PLACE:
             continue
         for later in events[i + 1 :]:
-            if later.kind.is_turn or later.kind in _ACTIONS:
+            if _is_move(later.kind):
                 break
             if later.kind is EventKind.WITHDRAWN and later.player == event.player:
                 found.add(id(event))
@@ -647,7 +693,7 @@ class _Analyst:
     def event(self, game: Game, undo: object, event: Event, *, withdrawn: bool) -> TurnAnalysis:
         """A record's move, in the replayed game's position before it."""
         recorded = None if event.rack is None else game.alphabet.format_rack(event.rack)
-        if not isinstance(undo, Move):
+        if event.kind is EventKind.TIME_OUT or not isinstance(undo, Move):
             turn = self.made(game, Move.pass_(), withdrawn=False, line=event.line)
             return dataclasses.replace(
                 turn, rack=recorded, skipped="the turn timer ran out: a pass the player did not choose"
@@ -677,7 +723,7 @@ class _Analyst:
         """What the move was, before any analysis: its text, score, bingo and
         phonies (the move is checked; it is the player to move's)."""
         board, rules = game.board, game.rules
-        number = 1 + sum(1 for e in game.events if e.kind.is_turn or e.kind in _ACTIONS)
+        number = 1 + sum(1 for e in game.events if _is_move(e.kind))
         score = 0
         words: list[Word] = []
         placed = 0
