@@ -50,6 +50,9 @@ class Termination(enum.Enum):
     """Every player had their scoreless turns in a row (2 x N by default)."""
     FINISH_LINE = "finish line"
     """Finish Line: a player reached their target score, and wins."""
+    RESIGNED = "resigned"
+    """A player resigned (:meth:`Game.resign`): no racks are counted, and the
+    highest scorer among the others wins."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,8 @@ class Outcome:
     """True when the final scores were level and the tie-break decided."""
     went_out: int | None = None
     """The player who went out, if one did."""
+    resigned: int | None = None
+    """The player who resigned, if one did (never a winner)."""
 
     @property
     def winner(self) -> int | None:
@@ -122,6 +127,7 @@ class _Snapshot:
     clock_used: tuple[float, ...]
     turn_elapsed: float
     finish_winner: int | None
+    resigned: int | None
     undo: object
 
 
@@ -181,6 +187,8 @@ class Game:
         """Finish Line: each seat's target score (``None`` in other games)."""
         self.finish_winner: int | None = None
         """Finish Line: the player who reached their target."""
+        self.resigned: int | None = None
+        """The player who resigned (:meth:`resign`), if one did."""
         self.clock_used = [0.0] * len(names)
         """Seconds each player has used (as told to :meth:`push`)."""
         self.turn_elapsed = 0.0
@@ -235,6 +243,11 @@ class Game:
         before = self.scores_before_adjustments()
         if self.termination is Termination.FINISH_LINE and self.finish_winner is not None:
             return Outcome(self.termination, (self.finish_winner,), scores, before)
+        if self.termination is Termination.RESIGNED and self.resigned is not None:
+            others = [i for i in range(len(scores)) if i != self.resigned]
+            best = max((scores[i] for i in others), default=0)
+            winners = tuple(i for i in others if scores[i] == best)
+            return Outcome(self.termination, winners, scores, before, resigned=self.resigned)
         best = max(scores)
         leaders = [i for i, s in enumerate(scores) if s == best]
         tiebreak = False
@@ -257,7 +270,8 @@ class Game:
         return self.events[self._end_index : self._end_index + self._end_count]
 
     def result_text(self) -> str:
-        """One line saying who won and why, e.g. ``alice wins 420-390 (alice went out)``."""
+        """One line saying who won and why, e.g. ``alice wins 420-390 (alice
+        went out)`` or ``bob wins 180-212 (alice resigned)``."""
         outcome = self.outcome()
         if outcome is None:
             return "the game is still on"
@@ -270,6 +284,10 @@ class Game:
             why = f"{self.players[winner].name} reached the Finish Line target of {self.finish_targets[winner]}"
         elif outcome.termination is Termination.WENT_OUT and outcome.went_out is not None:
             why = f"{self.players[outcome.went_out].name} went out"
+        elif outcome.termination is Termination.RESIGNED and outcome.resigned is not None:
+            why = f"{self.players[outcome.resigned].name} resigned"
+            if not outcome.winners:
+                return f"{why} ({score_text})"
         else:
             why = f"{self.rules.scoreless_limit(len(self.players))} scoreless turns in a row"
         if outcome.tiebreak and outcome.winner is not None:
@@ -473,6 +491,7 @@ class Game:
             clock_used=tuple(self.clock_used),
             turn_elapsed=self.turn_elapsed,
             finish_winner=self.finish_winner,
+            resigned=self.resigned,
             undo=undo,
         )
 
@@ -492,6 +511,7 @@ class Game:
         self.clock_used = list(snap.clock_used)
         self.turn_elapsed = snap.turn_elapsed
         self.finish_winner = snap.finish_winner
+        self.resigned = snap.resigned
         self.events = list(snap.events)
 
     def pop(self) -> object:
@@ -597,6 +617,42 @@ class Game:
         self.scoreless += 1
         self._next_turn()
 
+    def resign(self, player: int | None = None) -> None:
+        """A player resigns (the player to move by default): the game ends at
+        once. No racks are counted, nor any time over the game clock; the
+        highest scorer among the others wins (a draw between them when they
+        are level), and the player who resigned never does, even when ahead.
+        Undone by :meth:`pop` like any action.
+
+        >>> game = Game(["alice", "bob"], seed=7, first=0)
+        >>> game.set_rack(0, "HNOR")
+        >>> game.push_gcg("8F HORN")
+        14
+        >>> game.resign(0)
+        >>> game.result_text()
+        'bob wins 14-0 (alice resigned)'
+        >>> game.pop()
+        ('resign', 0)
+        >>> game.is_over(), game.turn
+        (False, 1)
+
+        :raises GameOverError: when the game is already over (it is unchanged).
+        :raises IllegalMoveError: when there is no such player.
+        """
+        if self.termination is not None:
+            raise GameOverError(f"cannot resign: the game is over ({self.result_text()})")
+        me = self.turn if player is None else player
+        if not 0 <= me < len(self.players):
+            raise IllegalMoveError(
+                Illegal.WRONG_PLAYER, f"there is no player {me + 1} to resign: the game has {len(self.players)}"
+            )
+        self._stack.append(self._snapshot(("resign", me)))
+        self._append(EventKind.RESIGN, me, 0)
+        self._challengeable = None
+        self.turn_elapsed = 0.0
+        self.resigned = me
+        self._finish(Termination.RESIGNED, None)
+
     def _check_time(self, move: Move, seconds: float | None) -> None:
         if seconds is None:
             return
@@ -688,7 +744,7 @@ class Game:
                     rack = self.players[i].rack
                     if rack:
                         add(EventKind.END_RACK_PENALTY, i, -self.alphabet.rack_value(rack), tuple(rack), rack)
-        elif self.termination is not Termination.FINISH_LINE:
+        elif self.termination not in (Termination.FINISH_LINE, Termination.RESIGNED):
             for i, p in enumerate(self.players):
                 if p.rack:
                     add(EventKind.END_RACK_PENALTY, i, -self.alphabet.rack_value(p.rack), tuple(p.rack), p.rack)
@@ -702,9 +758,9 @@ class Game:
     def overtime_penalties(self) -> list[int]:
         """Points each player loses on the game clock: the rules' penalty for
         every minute, or part of one, used over the clock (none in a Finish
-        Line game that ended at the line)."""
+        Line game that ended at the line, nor in a game a player resigned)."""
         clock, per_minute = self.rules.game_clock, self.rules.overtime_penalty
-        if clock is None or not per_minute or self.termination is Termination.FINISH_LINE:
+        if clock is None or not per_minute or self.termination in (Termination.FINISH_LINE, Termination.RESIGNED):
             return [0] * len(self.players)
         return [math.ceil(max(0.0, used - clock) / 60) * per_minute for used in self.clock_used]
 
@@ -718,6 +774,7 @@ class Game:
         self.termination = None
         self.went_out = None
         self.finish_winner = None
+        self.resigned = None
         self._end_index = None
         self._end_count = 0
 

@@ -37,6 +37,13 @@ rearranged word played through, after a pragma naming the whole new word
 (``#anagram-play bob: 8G TEAS`` then ``>bob: ADEST 8G ...S +4 4``); a turn
 the timer ended is a pass line after ``#time-out bob``.
 
+A player who resigns ends the game with ``#resign bob`` (an event of its
+own, with no score).
+
+>>> record = loads(">alice: HNOR 8F HORN +14 14\\n#resign bob\\n")
+>>> record.events[1].kind, record.events[1].player, record.events[1].total
+(<EventKind.RESIGN: 'resign'>, 1, 0)
+
 >>> record = loads(">alice: AEIJOQT 8G TEA +6 6\\n#action bob: EIOTUXZ recycle G8 Z\\n")
 >>> record.events[1].kind, record.events[1].move, record.events[1].total
 (<EventKind.RECYCLE: 'recycle'>, Move.from_gcg('recycle G8 Z'), 0)
@@ -87,8 +94,8 @@ CHALLENGE_PRAGMA = "challenge-rule"
 CLOCK_PRAGMA = "clock-used"
 """Seconds each player used, in seat order (games with a turn timer or a game clock)."""
 
-_ACTION, _ANAGRAM, _TIME_OUT = "action", "anagram-play", "time-out"
-"""Pragmas that belong to a turn (see the module docstring)."""
+_ACTION, _ANAGRAM, _TIME_OUT, _RESIGN = "action", "anagram-play", "time-out", "resign"
+"""Pragmas that are events or belong to one (see the module docstring)."""
 
 
 # -- rules as pragmas ----------------------------------------------------
@@ -426,7 +433,7 @@ class _Parser:
         key = key.lower()
         value = value.strip()
         self.note_open = False
-        if key in (_ACTION, _ANAGRAM, _TIME_OUT):
+        if key in (_ACTION, _ANAGRAM, _TIME_OUT, _RESIGN):
             self.turn_pragma(key, value, number)
             return
         self.declared.add(key)
@@ -487,9 +494,10 @@ class _Parser:
             raise self.error(f"#{marker.key} is followed by no event line of its player", marker.line)
 
     def turn_pragma(self, key: str, value: str, number: int) -> None:
-        """``#action nick: [RACK] recycle G8 Z`` (or ``swap G8``), an event of
-        its own; ``#anagram-play nick: 8G TEAS`` and ``#time-out nick``, which
-        say what the player's next event line is."""
+        """``#action nick: [RACK] recycle G8 Z`` (or ``swap G8``) and
+        ``#resign nick``, events of their own; ``#anagram-play nick: 8G TEAS``
+        and ``#time-out nick``, which say what the player's next event line
+        is."""
         if self.marker is not None:
             marker, self.marker = self.marker, None
             raise self.error(f"#{key} comes before the event line #{marker.key} on line {marker.line} belongs to", number)
@@ -499,11 +507,16 @@ class _Parser:
             _ACTION: "'#action nick: RACK recycle G8 Z' or '#action nick: RACK swap G8'",
             _ANAGRAM: "'#anagram-play nick: 8G TEAS'",
             _TIME_OUT: "'#time-out nick'",
+            _RESIGN: "'#resign nick'",
         }
         tokens = rest.split()
-        if not nickname or (key == _ANAGRAM and len(tokens) != 2) or (key == _TIME_OUT and tokens):
+        if not nickname or (key == _ANAGRAM and len(tokens) != 2) or (key in (_TIME_OUT, _RESIGN) and tokens):
             raise self.error(f"write #{key} as {shapes[key]}, got {value!r}", number)
         player = self.player(nickname, number)
+        total = next((e.total for e in reversed(self.record.events) if e.player == player), 0)
+        if key == _RESIGN:
+            self.record.events.append(Event(EventKind.RESIGN, player, 0, total, line=number))
+            return
         if key == _TIME_OUT:
             self.marker = _Marker(key, player, number)
             return
@@ -519,7 +532,6 @@ class _Parser:
             raise self.error(f"an #action is a recycle or a blank swap: write it as {shapes[key]}, got {value!r}", number)
         move = Move.from_gcg(" ".join(tokens), self.alphabet, self.layout)
         kind = EventKind.RECYCLE if move.kind is MoveKind.RECYCLE else EventKind.BLANK_SWAP
-        total = next((e.total for e in reversed(self.record.events) if e.player == player), 0)
         self.record.events.append(Event(kind, player, 0, total, rack=rack, move=move, line=number))
 
     def apply_marker(self, marker: _Marker | None, event: Event, number: int) -> None:
@@ -694,8 +706,8 @@ class _Squares:
 
 def event_lines(record: GameRecord, event: Event, squares: _Squares | None = None) -> list[str]:
     """The GCG lines of one event (without line breaks): its event line,
-    after the pragma an anagram play or a time-out needs; a recycle or a
-    blank swap is a pragma line alone.
+    after the pragma an anagram play or a time-out needs; a recycle, a
+    blank swap or a resignation is a pragma line alone.
 
     ``squares`` are the squares filled before the event (found from the
     record's events when not given).
@@ -707,6 +719,8 @@ def event_lines(record: GameRecord, event: Event, squares: _Squares | None = Non
     move = event.move
     if event.kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP) and move is not None:
         return [f"#{_ACTION} {nick}: {rack + ' ' if rack else ''}{move.gcg(alphabet, layout)}"]
+    if event.kind is EventKind.RESIGN:
+        return [f"#{_RESIGN} {nick}"]
     if event.kind is EventKind.TIME_OUT:
         return [f"#{_TIME_OUT} {nick}", format_event(record, event)]
     if event.kind is EventKind.PLACE and move is not None and move.kind is MoveKind.ANAGRAM:
@@ -721,13 +735,14 @@ def event_lines(record: GameRecord, event: Event, squares: _Squares | None = Non
 
 def format_event(record: GameRecord, event: Event) -> str:
     """One event as a GCG line (without the line break): its event line, or
-    for a recycle or a blank swap its ``#action`` line (see :func:`event_lines`).
+    for a recycle or a blank swap its ``#action`` line, for a resignation its
+    ``#resign`` line (see :func:`event_lines`).
 
     >>> record = loads(">alice: HNOR 8F HORN +14 14\\n")
     >>> format_event(record, record.events[0])
     '>alice: HNOR 8F HORN +14 14'
     """
-    if event.kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP) or (
+    if event.kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP, EventKind.RESIGN) or (
         event.move is not None and event.move.kind is MoveKind.ANAGRAM
     ):
         return event_lines(record, event)[-1]

@@ -44,6 +44,8 @@ class EventKind(enum.Enum):
     turn goes on)."""
     TIME_OUT = "time out"
     """The turn timer ran out: the turn was a pass."""
+    RESIGN = "resign"
+    """A player resigned: the game ended there (GCG ``#resign nick``)."""
 
     @property
     def is_turn(self) -> bool:

@@ -21,7 +21,8 @@ the rack (the record is the authority on the words a recycle made; with a
 ``lexicon`` they are checked like a play's), time-outs are passes, and the
 time each player used (``#clock-used``, or as much as the recorded overtime
 penalties need) is spent on the clocks, so the game counts the penalties at
-the end itself and the recorded ones are checked against them.
+the end itself and the recorded ones are checked against them. A record
+may end with a resignation (``#resign nick``): the game ends there.
 
 >>> from tilebag import gcg
 >>> record = gcg.loads(">alice: HNOR 8F HORN +14 14\\n>bob: AFM H6 FA.M +9 9\\n")
@@ -341,8 +342,12 @@ class _Replayer:
         assert g is not None
         if not 0 <= event.player < len(g.players):
             self.finding(event, f"player {event.player + 1} is not in the game", fatal=True)
+        if g.termination is Termination.RESIGNED:
+            self.finding(event, f"the game is already over ({g.result_text()})", fatal=True)
         kind = event.kind
-        if kind.is_turn:
+        if kind is EventKind.RESIGN:
+            self.resign(event)
+        elif kind.is_turn:
             self.turn(event)
         elif kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP):
             self.action(event)
@@ -368,6 +373,16 @@ class _Replayer:
     def name(self, player: int) -> str:
         assert self.game is not None
         return self.game.players[player].name
+
+    def resign(self, event: Event) -> None:
+        g = self.game
+        assert g is not None
+        if g.is_over():
+            self.finding(event, f"the game is already over ({g.result_text()})", fatal=True)
+        if event.score != 0:
+            self.finding(event, f"a resignation scores nothing, the record says {event.score:+d}")
+        g.resign(event.player)
+        self.check_total(event, g.players[event.player].score)
 
     def turn(self, event: Event) -> None:
         g = self.game
