@@ -1,20 +1,27 @@
 """Bots: players that choose their own moves.
 
 A :class:`Player` looks at a :class:`~tilebag.game.Game` and returns the
-move it wants to make for the player to move; the caller pushes it. Two
-bots come with tilebag:
+move it wants to make for the player to move; the caller pushes it. Three
+bots come with tilebag, weakest first (:data:`BOTS`; each kind has a one-line
+:attr:`description` for a menu, :func:`describe_bot`):
 
+* :class:`BeginnerPlayer` plays like a new club player: real words, mostly
+  short plays of modest score chosen at random (reproducibly), rarely a
+  bingo, and it exchanges only when it has no play;
 * :class:`GreedyPlayer` plays the highest-scoring placement (exchanging
   everything, or passing, when it has none);
 * :class:`StaticPlayer` plays the best *equity*: score plus the value of the
-  tiles it keeps (:mod:`tilebag.leaves`), exchanges included.
+  tiles it keeps (:mod:`tilebag.leaves`), exchanges included. It is the
+  strongest (:data:`STRONGEST_BOT`).
 
-Both play every variation of the rules (:mod:`tilebag.rules`): they weigh
-anagram plays with the other plays (:mod:`tilebag.variation_plays`), play
-to reach a Finish Line target as soon as they can, and start a turn with a
-blank swap or a recycle when the best play after it is worth more. Those
-actions keep the turn, so :meth:`Player.choose` returns them one at a time
-and is asked again for the same player, as the loop below does anyway.
+The greedy and static bots play every variation of the rules
+(:mod:`tilebag.rules`): they weigh anagram plays with the other plays
+(:mod:`tilebag.variation_plays`), play to reach a Finish Line target as
+soon as they can, and start a turn with a blank swap or a recycle when the
+best play after it is worth more. Those actions keep the turn, so
+:meth:`Player.choose` returns them one at a time and is asked again for the
+same player, as the loop below does anyway. The beginner plays by the same
+rules more simply (see its class).
 
 >>> from tilebag.game import Game
 >>> game = Game(["static", "greedy"], seed=3)
@@ -27,16 +34,18 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import math
+import random
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
-from tilebag.alphabet import BLANK, Tile, rack_tile
+from tilebag.alphabet import BLANK, BLANK_BIT, Tile, rack_tile
 from tilebag.board import Board
 from tilebag.game import Game
 from tilebag.kwg import Kwg
 from tilebag.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
-from tilebag.move import Move
+from tilebag.move import PLAYED_THROUGH, Move
 from tilebag.movegen import MoveGenerator, Play, default_core, play_order
 from tilebag.record import EventKind
 from tilebag.rules import Rules
@@ -251,6 +260,8 @@ class GreedyPlayer(_Bot):
     a recycle or blank swap when the best score after it is higher.
     """
 
+    description: ClassVar[str] = "greedy: always plays its highest-scoring move, whatever it keeps"
+
     def __init__(self, name: str = "greedy", *, core: str | None = None, variations: bool = True) -> None:
         self.name = name
         self.core = core
@@ -291,6 +302,8 @@ class StaticPlayer(_Bot):
 
     :param leaves: a leave table (default: :data:`tilebag.leaves.DEFAULT_LEAVES`).
     """
+
+    description: ClassVar[str] = "static: weighs each play's score and the tiles it keeps; the strongest bot"
 
     def __init__(
         self,
@@ -359,17 +372,211 @@ class StaticPlayer(_Bot):
         return self._valuer(game)
 
 
-BOTS: dict[str, type[GreedyPlayer] | type[StaticPlayer]] = {"greedy": GreedyPlayer, "static": StaticPlayer}
-"""Bot kinds by name."""
+BEGINNER_MAX_WORD = 8
+"""The longest main word the beginner knows (it plays a longer one only
+when it has no other play)."""
+
+BEGINNER_TILE_WEIGHTS = (0.0, 0.5, 1.0, 1.0, 1.0, 0.7, 0.4)
+"""The beginner's liking for a play by the number of tiles it uses (index):
+two to four best, one or five less, six seldom; more than six, or any play
+that earns the bingo bonus, :data:`BEGINNER_BINGO_WEIGHT`."""
+
+BEGINNER_BINGO_WEIGHT = 0.1
+"""The beginner's liking for a bingo: it rarely sees one."""
+
+BEGINNER_BAND = (0.70, 1.0)
+"""The scores the beginner likes best, as fractions of the best score among
+the plays it sees: full weight inside the band, fading to almost none
+(:data:`BEGINNER_FLOOR`) :data:`BEGINNER_FADE` beyond either side of it.
+
+Why fractions of the best score and not percentiles of all the scores: most
+of a rack's hundreds of placements are two-tile hooks worth a few points,
+so the middle percentiles are 6 to 10 points whatever the position (a
+beginner choosing there averaged about 100 points a game); a fraction of
+the best finds "a decent play, not the best" on any board."""
+
+BEGINNER_FADE = 0.25
+"""How far (as a fraction of the best score) the beginner's liking fades
+outside :data:`BEGINNER_BAND`."""
+
+BEGINNER_FLOOR = 0.0005
+"""The beginner's liking for a score far outside :data:`BEGINNER_BAND`: not
+quite none (all of those together must not outweigh the band, as there are
+many)."""
+
+BEGINNER_SWAP_CHANCE = 0.5
+"""How often the beginner takes a blank swap it can make (the blank swap variation)."""
 
 
-def make_bot(kind: str, name: str | None = None, *, core: str | None = None) -> Player:
-    """A bot by kind name (``greedy``, ``static``), using the given move
-    generator core (default: the compiled one when built).
+class BeginnerPlayer:
+    """Plays like a new club player: real words only, mostly short plays of
+    modest score, seldom a bingo, never a clever exchange, and never a pass
+    when it has a play.
+
+    Every turn it chooses this way:
+
+    1. It sees every legal placement of its rack (so only words of the
+       game's lexicon; in the anagram variation, anagram plays too), but
+       knows no main word longer than :data:`BEGINNER_MAX_WORD` letters
+       unless it has no other play.
+    2. It weighs each play by the tiles it uses (two to four best, a bingo
+       seldom: :data:`BEGINNER_TILE_WEIGHTS`), by how ordinary its main word
+       looks (the shorter the likelier; a two-letter word a little less; a
+       word with no vowel, or a Q not followed by U, rarely), and by its
+       score: fully from 70% of the best score it sees, fading to almost
+       nothing below 45% (:data:`BEGINNER_BAND`). With the other weights,
+       its plays average two thirds of the best score, some 20 points a
+       turn.
+    3. It draws a play at random by weight. The random generator is seeded
+       by the position (the game's seed, the number of events, the player
+       to move, the board and the rack) and the bot's own ``seed``, so the
+       same position always gives the same play, and a game between bots
+       replays exactly.
+
+    It takes a play that reaches its Finish Line target when it has one,
+    swaps a played blank for its letter half the time it can
+    (:data:`BEGINNER_SWAP_CHANCE`), never recycles, and with no play at all
+    exchanges its whole rack (as much of it as the bag allows) or passes.
+
+    >>> from tilebag.game import Game
+    >>> game = Game(["beginner", "static"], seed=3)
+    >>> move = BeginnerPlayer().choose(game)
+    >>> move == BeginnerPlayer().choose(game) and game.is_legal(move)
+    True
+
+    :param seed: mixed into every choice, to get another beginner.
+    """
+
+    description: ClassVar[str] = "beginner: real words, mostly short plays of modest score, seldom a bingo"
+
+    def __init__(self, name: str = "beginner", *, core: str | None = None, seed: int = 0) -> None:
+        self.name = name
+        self.core = core
+        """The move generator core (default: the compiled one when built)."""
+        self.seed = seed
+
+    def __repr__(self) -> str:
+        return f"BeginnerPlayer({self.name!r})"
+
+    def choose(self, game: Game) -> Move:
+        """The move to make: a play drawn as the class says, a blank swap
+        (then ask again: the turn is still this player's), or with no play,
+        an exchange of the whole rack or a pass."""
+        rng = self.rng(game)
+        plays = self.plays(game)
+        targets = game.finish_targets
+        if targets is not None:
+            need = targets[game.turn] - game.players[game.turn].score
+            winning = [play for play in plays if play.score > 0 and play.score >= need]
+            if winning:
+                return rng.choice(winning).move
+        if game.rules.blank_swap and start_actions(game) < MAX_START_ACTIONS:
+            swaps = blank_swaps(game.board, game.rack())
+            if swaps and rng.random() < BEGINNER_SWAP_CHANCE:
+                return rng.choice(swaps)
+        if not plays:
+            return _fallback(game)
+        known = [play for play in plays if len(play.move.tiles) <= BEGINNER_MAX_WORD] or plays
+        return rng.choices(known, self.weights(game, known))[0].move
+
+    def rng(self, game: Game) -> random.Random:
+        """The random generator for the position of the player to move."""
+        key = (self.seed, game.bag.seed, len(game.events), game.turn, bytes(game.board.tiles), sorted(game.rack()))
+        digest = hashlib.sha256(repr(key).encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
+
+    def plays(self, game: Game) -> list[Play]:
+        """Every play it sees (placements, and anagram plays when the rules
+        allow them), in the fixed order of :func:`tilebag.movegen.play_order`
+        by score, whatever the move generator core."""
+        board, rack = game.board, game.rack()
+        plays = list(generator_for(game, self.core).generate(board, rack, bag_count=1))
+        if game.rules.anagram and not board.is_empty():
+            valuer = leave_valuer(game.alphabet, None, 1)
+            plays.extend(variations_for(game).anagram_plays(board, rack, lexicon=game.lexicon, valuer=valuer))
+            plays.sort(key=play_order)
+        return plays
+
+    def weights(self, game: Game, plays: Sequence[Play]) -> list[float]:
+        """How much it likes each of these plays of the player to move (see
+        the class)."""
+        rack_size = len(game.rack())
+        best = max((play.score for play in plays), default=0)
+        low, high = BEGINNER_BAND
+        weights: list[float] = []
+        for play in plays:
+            fraction = play.score / best if best > 0 else 1.0
+            distance = max(low - fraction, fraction - high, 0.0)
+            weight = max(BEGINNER_FLOOR, 1.0 - distance / BEGINNER_FADE)
+            tiles = rack_size - len(play.leave)
+            if tiles >= game.rules.bingo_tiles or tiles >= len(BEGINNER_TILE_WEIGHTS):
+                weight *= BEGINNER_BINGO_WEIGHT
+            else:
+                weight *= BEGINNER_TILE_WEIGHTS[tiles]
+            weights.append(weight * _ordinary(game, main_word(game.board, play.move)))
+        return weights
+
+
+def main_word(board: Board, move: Move) -> tuple[Tile, ...]:
+    """The main word of a placement or anagram play (as the board will read
+    it, blanks designated).
+
+    >>> board = Board()
+    >>> board.place(Move.from_gcg("8G tEa"))
+    >>> board.alphabet.format_word(main_word(board, Move.from_gcg("8F H...")))
+    'HtEa'
+    """
+    return tuple(board.at(r, c) if t == PLAYED_THROUGH else t for r, c, t in move.squares())
+
+
+def _ordinary(game: Game, word: Sequence[Tile]) -> float:
+    """How ordinary a word looks to a beginner (1 for the most ordinary)."""
+    alphabet = game.alphabet
+    length = len(word)
+    weight = 1.0 if length <= 5 else {6: 0.6, 7: 0.35}.get(length, 0.2)
+    if length == 2:
+        weight *= 0.7
+    if not any(alphabet.is_vowel(t) for t in word):
+        weight *= 0.2
+    text = alphabet.format_word(t & ~BLANK_BIT for t in word)
+    if "Q" in text.replace("QU", ""):
+        weight *= 0.2
+    return weight
+
+
+BOTS: dict[str, type[BeginnerPlayer] | type[GreedyPlayer] | type[StaticPlayer]] = {
+    "beginner": BeginnerPlayer,
+    "greedy": GreedyPlayer,
+    "static": StaticPlayer,
+}
+"""Bot kinds by name, weakest first."""
+
+STRONGEST_BOT = "static"
+"""The kind of the strongest bot available."""
+
+
+def describe_bot(kind: str) -> str:
+    """One line saying how a kind of bot plays, for a menu.
+
+    >>> describe_bot("static")
+    "static: weighs each play's score and the tiles it keeps; the strongest bot"
 
     :raises ValueError: naming the known kinds.
     """
+    return _bot_class(kind).description
+
+
+def make_bot(kind: str, name: str | None = None, *, core: str | None = None) -> Player:
+    """A bot by kind name (``beginner``, ``greedy``, ``static``), using the
+    given move generator core (default: the compiled one when built).
+
+    :raises ValueError: naming the known kinds.
+    """
+    return _bot_class(kind)(name or kind.lower(), core=core)
+
+
+def _bot_class(kind: str) -> type[BeginnerPlayer] | type[GreedyPlayer] | type[StaticPlayer]:
     factory = BOTS.get(kind.lower())
     if factory is None:
         raise ValueError(f"no bot called {kind!r} (known: {', '.join(BOTS)})")
-    return factory(name or kind.lower(), core=core)
+    return factory
