@@ -147,6 +147,10 @@ def test_a_variation_record_states_its_rules_in_its_head() -> None:
         "#game-clock 1500",
         "#overtime-penalty 10",
         "#clock-used 0 0",
+        # the game is not over: the racks and who is to move, to resume it
+        "#rack1 AEILNORSU",
+        "#rack2 AEEINORTU",
+        "#to-move alice",
     ]
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -207,6 +208,12 @@ class Game:
         if self._lexicon is None:
             self._lexicon = default_lexicon()
         return self._lexicon
+
+    @lexicon.setter
+    def lexicon(self, lexicon: Lexicon | None) -> None:
+        """Change the lexicon (``None``: the default one, loaded when first
+        needed), e.g. for a game resumed from a record."""
+        self._lexicon = lexicon
 
     @property
     def scores(self) -> list[int]:
@@ -955,6 +962,25 @@ class Game:
         if self.termination is not None:
             self._add_end_events()
 
+    def reshuffle(self, seed: int | None = None) -> None:
+        """Shuffle the bag anew from ``seed`` (``None``: unpredictably), and
+        the bag as it was at every point :meth:`pop` goes back to: for a game
+        rebuilt from a record, whose bag order is not recorded (see
+        :func:`tilebag.replay.resume`). The tiles stay where they are.
+
+        >>> game = Game(2, seed=1)
+        >>> before = game.bag.tiles()
+        >>> game.reshuffle(5)
+        >>> game.bag.tiles() == before, game.bag.seed
+        (True, 5)
+        """
+        rng = random.Random(seed)
+        for snap in self._stack:
+            tiles = list(snap.bag[0])
+            rng.shuffle(tiles)
+            snap.bag = (tuple(tiles), random.Random(rng.getrandbits(64)).getstate())
+        self.bag = Bag(self.alphabet, seed, tiles=self.bag.tiles())
+
     def _give_tiles(self, me: Player, tiles: Sequence[Tile], *, what: str) -> None:
         """Move these rack tiles to a player: from the bag, or else from another
         rack, which draws a replacement.
@@ -982,9 +1008,13 @@ class Game:
         """The game so far as a record (for GCG): every rules option not
         played as standard is a pragma (see :func:`tilebag.gcg.rules_pragmas`),
         and with a turn timer or a game clock, so is the time each player
-        used."""
+        used. A game that is not over also records every player's rack
+        (:attr:`GameRecord.final_racks`, GCG ``#rack1`` ...) and the player
+        to move (:attr:`GameRecord.to_move`, ``#to-move``), so that :func:`tilebag.replay.resume` can go
+        on with it; a finished game's racks are in its end-of-game events."""
         from tilebag.gcg import CLOCK_PRAGMA, rules_pragmas, seconds_text
 
+        nicknames = _nicknames(self.players)
         pragmas = rules_pragmas(self.rules)
         if self.rules.turn_time is not None or self.rules.game_clock is not None:
             pragmas.append((CLOCK_PRAGMA, " ".join(seconds_text(s) for s in self.clock_used)))
@@ -992,11 +1022,13 @@ class Game:
         if name is None and self._lexicon is not None:
             name = self._lexicon.name
         return GameRecord(
-            players=[PlayerInfo(nick, p.name) for nick, p in zip(_nicknames(self.players), self.players, strict=True)],
+            players=[PlayerInfo(nick, p.name) for nick, p in zip(nicknames, self.players, strict=True)],
             events=[_copy_event(e) for e in self.events],
             lexicon=name or "kjxqz",
             alphabet=self.alphabet.name,
             pragmas=pragmas,
+            final_racks={} if self.is_over() else {i: tuple(sorted(p.rack)) for i, p in enumerate(self.players)},
+            to_move=None if self.is_over() else self.turn,
         )
 
 

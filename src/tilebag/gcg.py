@@ -38,7 +38,12 @@ rearranged word played through, after a pragma naming the whole new word
 the timer ended is a pass line after ``#time-out bob``.
 
 A player who resigns ends the game with ``#resign bob`` (an event of its
-own, with no score).
+own, with no score). A record of a game that is not over ends with each
+player's rack, ``#rack1 AEINRST`` ... (the convention other programs use for
+the racks at the end of a record), then names the player to move
+(``#to-move bob``: the events say it too, unless there are none yet), so the
+game can be resumed (:func:`tilebag.replay.resume`); a finished game's
+record has neither.
 
 >>> record = loads(">alice: HNOR 8F HORN +14 14\\n#resign bob\\n")
 >>> record.events[1].kind, record.events[1].player, record.events[1].total
@@ -93,6 +98,9 @@ CHALLENGE_PRAGMA = "challenge-rule"
 
 CLOCK_PRAGMA = "clock-used"
 """Seconds each player used, in seat order (games with a turn timer or a game clock)."""
+
+TO_MOVE_PRAGMA = "to-move"
+"""The nickname of the player to move, at the end of the record of a game that is not over."""
 
 _ACTION, _ANAGRAM, _TIME_OUT, _RESIGN = "action", "anagram-play", "time-out", "resign"
 """Pragmas that are events or belong to one (see the module docstring)."""
@@ -438,6 +446,7 @@ class _Parser:
             return
         self.declared.add(key)
         record = self.record
+        record.pragma_lines.setdefault(key, number)
         if key == "note":
             self.notes().append(value)
             self.note_open = True
@@ -455,6 +464,10 @@ class _Parser:
         elif re.fullmatch(r"rack[1-9]", key):
             index = int(key[4:]) - 1
             record.final_racks[index] = self.rack(value, number)
+        elif key == TO_MOVE_PRAGMA:
+            if not value or " " in value:
+                raise self.error(f"write #{key} as '#{key} nick', got {value!r}", number)
+            record.to_move = self.player(value, number)
         elif key == "title":
             record.title = value
         elif key == "description":
@@ -666,7 +679,9 @@ def write_game(record: GameRecord, handle: IO[str]) -> None:
         _write_notes(event.notes, w)
         squares.follow(event)
     for index, tiles in sorted(record.final_racks.items()):
-        w(f"#rack{index + 1} {alphabet.format_rack(tiles)}\n")
+        w(f"#rack{index + 1} {alphabet.format_rack(tiles)}\n" if tiles else f"#rack{index + 1}\n")
+    if record.to_move is not None:
+        w(f"#{TO_MOVE_PRAGMA} {_nickname(record, record.to_move)}\n")
 
 
 class _Squares:

@@ -109,9 +109,16 @@ class GameRecord:
     notes: list[str] = field(default_factory=list)
     """Notes before the first event."""
     final_racks: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
-    """Racks at the end of the record (GCG ``#rack1``...), by player index."""
+    """Racks at the end of the record (GCG ``#rack1``...), by player index:
+    written for a game that is not over, so that it can be resumed."""
+    to_move: int | None = None
+    """The player to move at the end of the record (GCG ``#to-move nick``,
+    after the racks): written for a game that is not over."""
     pragmas: list[tuple[str, str]] = field(default_factory=list)
     """Other ``#keyword value`` lines, kept in order so they round-trip."""
+    pragma_lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    """The line each pragma was first read from, by keyword (``rack1``,
+    ``to-move``, ``lexicon`` ...)."""
     encoding: str | None = field(default=None, compare=False)
     """The declared ``#character-encoding``, if any (a property of the file,
     not of the game: records compare equal whatever their encoding)."""

@@ -24,6 +24,10 @@ penalties need) is spent on the clocks, so the game counts the penalties at
 the end itself and the recorded ones are checked against them. A record
 may end with a resignation (``#resign nick``): the game ends there.
 
+:func:`resume` goes on with an unfinished game from its record: the replay,
+with the racks the record ends with (``#rack1`` ...) on the players' racks
+and the unseen tiles shuffled in the bag.
+
 >>> from tilebag import gcg
 >>> record = gcg.loads(">alice: HNOR 8F HORN +14 14\\n>bob: AFM H6 FA.M +9 9\\n")
 >>> game = replay(record)
@@ -46,7 +50,7 @@ from dataclasses import dataclass, field
 from tilebag.alphabet import BLANK_BIT, Tile, load_alphabet, rack_tile
 from tilebag.errors import IllegalMoveError, TilebagError
 from tilebag.game import Game, Termination
-from tilebag.gcg import CLOCK_PRAGMA, format_event, pragma_rules
+from tilebag.gcg import CLOCK_PRAGMA, TO_MOVE_PRAGMA, format_event, pragma_rules
 from tilebag.lexicon import DEFAULT_LEXICON, Lexicon, default_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.record import Event, EventKind, GameRecord
@@ -293,11 +297,13 @@ class _Replayer:
 
     # -- reporting ------------------------------------------------------
 
-    def finding(self, event: Event | None, message: str, *, warning: bool = False, fatal: bool = False) -> None:
+    def finding(
+        self, event: Event | None, message: str, *, warning: bool = False, fatal: bool = False, line: int = 0
+    ) -> None:
         text = format_event(self.record, event) if event is not None else ""
         finding = Finding(
             Severity.WARNING if warning else Severity.ERROR,
-            event.line if event is not None else 0,
+            event.line if event is not None else line,
             text,
             message,
             fatal,
@@ -314,14 +320,17 @@ class _Replayer:
     def run(self) -> CheckReport:
         record = self.record
         players = [p.name for p in record.players] or ["player1", "player2"]
-        first = record.events[0].player if record.events else 0
+        to_move = record.to_move
+        first = record.events[0].player if record.events or to_move is None else to_move
         try:
-            self.game = Game(players, rules=self.rules, lexicon=self.judge, seed=0, first=first)
-        except TilebagError as err:
+            if to_move is not None and not 0 <= to_move < len(players):
+                line = record.pragma_lines.get(TO_MOVE_PRAGMA, 0)
+                self.finding(None, f"#{TO_MOVE_PRAGMA}: there is no player {to_move + 1}", fatal=True, line=line)
             try:
+                self.game = Game(players, rules=self.rules, lexicon=self.judge, seed=0, first=first)
+            except TilebagError as err:
                 self.finding(None, f"cannot set up the game: {err}", fatal=True)
-            except _Stop:
-                pass
+        except _Stop:
             return self.report
         self.report.game = self.game
         try:
@@ -331,9 +340,25 @@ class _Replayer:
                 self.step(event)
             self.final_racks()
             self.unrecorded_penalties()
+            self.check_to_move(to_move)
         except _Stop:
             pass
         return self.report
+
+    def check_to_move(self, to_move: int | None) -> None:
+        """The player to move after the events must be the one the record names."""
+        g = self.game
+        assert g is not None
+        if to_move is None:
+            return
+        line = self.record.pragma_lines.get(TO_MOVE_PRAGMA, 0)
+        name = self.name(to_move)
+        if g.is_over():
+            self.finding(None, f"#{TO_MOVE_PRAGMA} {name}, but the game is over ({g.result_text()})", line=line)
+        elif g.turn != to_move:
+            self.finding(
+                None, f"#{TO_MOVE_PRAGMA} {name}, but after the record's events it is {self.name(g.turn)}'s turn", line=line
+            )
 
     # -- events -----------------------------------------------------------
 
@@ -652,6 +677,7 @@ class _Replayer:
         g = self.game
         assert g is not None
         p = event.player
+        self.set_rack(event, event.rack, needed=[])  # the rack it records, as for a turn
         play = self.last_play()
         if play is not None and play.player == p:
             # A bonus to the player whose play was challenged (as 5-point
@@ -759,6 +785,89 @@ class _Replayer:
                 self.finding(None, f"#rack{index + 1} {self.fmt_rack(tiles)} cannot be held: {err}", warning=True)
 
 
+def resume(
+    record: GameRecord,
+    *,
+    rules: Rules | None = None,
+    lexicon: Lexicon | None = None,
+    seed: int | None = None,
+    source: str | None = None,
+) -> Game:
+    """A live game that goes on from the end of the record of an unfinished
+    game (as :meth:`tilebag.Game.record` writes one, racks included).
+
+    The record is replayed (:func:`replay`); each player gets the rack its
+    ``#rackN`` pragma names (a player without one keeps tiles drawn from the
+    unseen ones), and the bag, holding exactly the tiles on no rack and not
+    on the board, is shuffled from ``seed``. Whose turn it is (as the
+    events say, which ``#to-move`` must agree with; before the first move,
+    as ``#to-move`` says), the scores, the time each player used (but not
+    the time the turn in progress has taken), turns still to be lost after
+    a failed challenge, and the rules are as the record leaves them; when
+    it ends right after a play, that play may still be challenged. The game
+    takes moves, and its record can be saved and resumed again.
+
+    >>> from tilebag import Game, gcg
+    >>> game = Game(["alice", "bob"], seed=7, first=0)
+    >>> game.set_rack(0, "HNORSTU")
+    >>> game.push_gcg("8F HORN")
+    14
+    >>> text = gcg.dumps(game.record())
+    >>> text.splitlines()[-4:]
+    ['>alice: HNORSTU 8F HORN +14 14', '#rack1 ISTTUU?', '#rack2 AABEIOR', '#to-move bob']
+    >>> again = resume(gcg.loads(text), seed=1)
+    >>> again.scores, again.turn, sorted(again.rack(0)) == sorted(game.rack(0)), again.challengeable is not None
+    ([14, 0], 1, True, True)
+
+    :param rules: the rules to replay under, when the record's pragmas do
+        not say them all (see :func:`rules_for`).
+    :param lexicon: the game's lexicon from now on, which judges challenges
+        and which bots play from (default: the default one). The record's
+        ``#lexicon`` names the one it was played with; loading it is the
+        caller's choice.
+    :param seed: for the bag's new order (default: unpredictable).
+    :param source: the record's file name, for error messages.
+    :raises ReplayError: naming the line of the first event or rack that
+        disagrees with the rules, or when the game is over.
+    """
+    report = _run(record, rules=rules, lexicon=lexicon, strict=True, source=source)
+    game = report.game
+    assert game is not None
+
+    def fail(line: int, message: str) -> ReplayError:
+        return ReplayError(Finding(Severity.ERROR, line, "", message, fatal=True), source)
+
+    if game.is_over():
+        line = record.events[-1].line if record.events else 0
+        raise fail(line, f"the game is over ({game.result_text()}): there is nothing to resume")
+    alphabet = game.alphabet
+    for index, tiles in sorted(record.final_racks.items()):
+        line = record.pragma_lines.get(f"rack{index + 1}", 0)
+        if index >= len(game.players):
+            raise fail(line, f"#rack{index + 1}: the game has {len(game.players)} players")
+        if Counter(game.rack(index)) != Counter(tiles):
+            try:
+                game.set_rack(index, tiles, exact=True)
+            except IllegalMoveError as err:
+                raise fail(line, f"#rack{index + 1} {alphabet.format_rack(tiles)} cannot be held: {err}") from None
+    for index, tiles in sorted(record.final_racks.items()):
+        if Counter(game.rack(index)) != Counter(tiles):
+            others = ", ".join(f"#rack{i + 1}" for i in sorted(record.final_racks) if i != index)
+            raise fail(
+                record.pragma_lines.get(f"rack{index + 1}", 0),
+                f"#rack{index + 1} {alphabet.format_rack(tiles)} and {others} hold more tiles than are unseen",
+            )
+    base = rules_for(record, rules)
+    if base.scoreless_turns is None:
+        # the replay found a limit the record does not state; keep it unstated when it is the usual one
+        standard = game.rules.replace(scoreless_turns=None)
+        if standard.scoreless_limit(len(game.players)) == game.rules.scoreless_limit(len(game.players)):
+            game.rules = standard
+    game.lexicon = lexicon
+    game.reshuffle(seed)
+    return game
+
+
 __all__ = [
     "CheckReport",
     "Finding",
@@ -766,5 +875,6 @@ __all__ = [
     "Severity",
     "check",
     "replay",
+    "resume",
     "rules_for",
 ]
