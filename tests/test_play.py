@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tilebag import Game, IllegalMoveError, InvalidMoveError, Move, Termination, default_lexicon, gcg, replay
-from tilebag.players import make_bot
+from tilebag.players import BOTS, make_bot
 from tilebag.record import EventKind
 
 SEED = 5
@@ -714,7 +714,7 @@ def test_people_and_bots_at_one_table() -> None:
 def test_an_unknown_bot_is_refused() -> None:
     run = run_play([], "--bot", "clever", players=())
     assert run.returncode == 2
-    assert "unknown bot kind 'clever': the known kinds are greedy, static" in run.err
+    assert f"unknown bot kind 'clever': the known kinds are {', '.join(sorted(BOTS))}" in run.err
     assert run.out == ""
 
 

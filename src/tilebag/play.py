@@ -56,8 +56,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tilebag import gcg
+from tilebag import gcg, play_coaching
 from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, rack_tile
+from tilebag.analysis import TurnAnalysis, analyze_turn
 from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, TilebagError
 from tilebag.game import ChallengeResult, Game, Termination
 from tilebag.lexicon import load_lexicon
@@ -109,13 +110,23 @@ def main(args: argparse.Namespace) -> int:
     The game is full screen (:mod:`tilebag.tui`) when standard input and
     output are a terminal, unless ``--line`` asks for plain lines.
     """
+    practice = bool(getattr(args, "practice", False))
+    full_screen = wants_full_screen(args)
+    if full_screen and not args.players and not getattr(args, "bot", None):
+        from tilebag.tui import run_full_screen
+
+        rules = choose_rules(args.rules, args.challenge)
+
+        def table(people: Sequence[str], kinds: Sequence[str], chosen: Rules) -> tuple[Game, dict[int, Player]]:
+            return new_table(chosen, people, kinds, lexicon=args.lexicon, seed=args.seed)
+
+        return run_full_screen(None, setup=(rules, table), save_path=args.save, practice=practice)
     try:
         game, bots = build_game(args)
     except (TilebagError, ValueError) as err:
         print(f"tilebag play: {err}", file=sys.stderr)
         return 2
-    practice = bool(getattr(args, "practice", False))
-    if wants_full_screen(args):
+    if full_screen:
         from tilebag.tui import run_full_screen
 
         return run_full_screen(game, bots=bots, save_path=args.save, practice=practice)
@@ -142,12 +153,24 @@ def build_game(args: argparse.Namespace) -> tuple[Game, dict[int, Player]]:
     :raises ValueError: for an unknown challenge mode.
     """
     rules = choose_rules(args.rules, args.challenge)
-    kinds = bot_kinds(getattr(args, "bot", None) or [])
-    names = player_names(args.players, rules, bots=bot_names(kinds))
-    lexicon = None
-    if args.lexicon:
-        lexicon = load_lexicon(args.lexicon, alphabet=load_alphabet(rules.alphabet))
-    game = Game(names, rules=rules, lexicon=lexicon, seed=args.seed)
+    return new_table(rules, args.players, getattr(args, "bot", None) or [], lexicon=args.lexicon, seed=args.seed)
+
+
+def new_table(
+    rules: Rules, people: Sequence[str] | None, kinds: Sequence[str], *, lexicon: str | None = None, seed: int | None = None
+) -> tuple[Game, dict[int, Player]]:
+    """A new game for these people and bots (people first, then the bots),
+    and its bots by seat.
+
+    :raises SetupError: for bad names, an unknown bot kind, a bad number of
+        seats, or bots with a lexicon they cannot play from.
+    """
+    kinds = bot_kinds(kinds)
+    names = player_names(people, rules, bots=bot_names(kinds))
+    judge = None
+    if lexicon:
+        judge = load_lexicon(lexicon, alphabet=load_alphabet(rules.alphabet))
+    game = Game(names, rules=rules, lexicon=judge, seed=seed)
     first_bot = len(names) - len(kinds)
     bots = {first_bot + i: make_bot(kind, names[first_bot + i]) for i, kind in enumerate(kinds)}
     if bots:
@@ -341,9 +364,17 @@ def help_text(rules: Rules, *, practice: bool = False, bots: bool = False) -> st
     if rules.open_dictionary or practice:
         why = "open dictionary" if rules.open_dictionary else "practice mode"
         lines += [
-            f"  check WORD ...  look words up in the lexicon ({why})",
+            f"Coaching ({why}):",
+            "  check WORD ...  look words up in the lexicon",
             "  hint            the play the static bot would make with your rack",
+            "  better          was there a better play than your last move? (and advice on what you kept)",
+            "  words 2         the two-letter words (words 3: three letters, words q: Q without U)",
+            "  hooks [WORD]    the letters that hook a word, or every word on the board",
+            "  bingos          the bingos of your rack, also through a letter on the board",
+            "  advice          rack balance: what your rack is worth and what to keep",
         ]
+    else:
+        lines.append("  (hints and coaching: play with --practice; review a saved game with tilebag analyze FILE)")
     if rules.turn_time is not None or rules.game_clock is not None:
         lines.append("  time            the time left on the turn timer and the game clocks")
     if bots:
@@ -534,6 +565,8 @@ class Session:
         """Whose turn is being timed (the player to move and how many turns
         were played before), and since when."""
         self._hinter: StaticPlayer | None = None
+        self.reviews: dict[int, TurnAnalysis] = {}
+        """Each person's last move, reviewed before it was played (for ``better``)."""
         self.shown = _Shown()
         self.accepted_end = False
         """True once the last play of a finished game was accepted unchallenged."""
@@ -554,6 +587,12 @@ class Session:
             "undo": self.cmd_undo,
             "u": self.cmd_undo,
             "resign": self.cmd_resign,
+            "better": self.cmd_better,
+            "review": self.cmd_better,
+            "words": self.cmd_words,
+            "hooks": self.cmd_hooks,
+            "bingos": self.cmd_bingos,
+            "advice": self.cmd_advice,
             "quit": self.cmd_quit,
             "q": self.cmd_quit,
             "exit": self.cmd_quit,
@@ -1048,8 +1087,69 @@ class Session:
             else:
                 self.say(f"Not allowed: {err}{blank_hint(text, err)}")
             return Action.CONTINUE
+        seat = game.turn
+        review = self.review(move)
         if self.play(move, seconds) and not move.kind.ends_turn:
             self.restart_timing()
+        if review is not None:
+            self.reviews[seat] = review
+        return Action.CONTINUE
+
+    def review(self, move: Move) -> TurnAnalysis | None:
+        """How a person's move compares with the best plays, worked out
+        before it is played (``None`` for the variations' actions, or with a
+        lexicon the move generator cannot read)."""
+        if move.kind not in (MoveKind.PLACE, MoveKind.EXCHANGE, MoveKind.PASS):
+            return None
+        try:
+            return analyze_turn(self.game, move, top=3)
+        except (TypeError, TilebagError):
+            return None
+
+    # -- coaching -------------------------------------------------------------
+
+    def coaching_refused(self) -> bool:
+        """Say why, and return True, when coaching is not allowed: with a
+        closed dictionary outside practice mode (even once the game is over,
+        while its last play may still be challenged)."""
+        if self.coaching_allowed():
+            return False
+        self.say(f"Not allowed: {CLOSED_DICTIONARY} (or play with --practice).")
+        return True
+
+    def say_lines(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.say(line)
+
+    def cmd_better(self, _: str) -> Action:
+        """Whether a better play existed for your last move."""
+        if self.coaching_refused():
+            return Action.CONTINUE
+        review = self.reviews.get(self.seat())
+        if review is None:
+            self.say("No move of yours to review yet.")
+            return Action.CONTINUE
+        self.say_lines(play_coaching.review_lines(self.game, review))
+        return Action.CONTINUE
+
+    def cmd_words(self, what: str) -> Action:
+        if not self.coaching_refused():
+            self.say_lines(play_coaching.words_lines(self.game, what))
+        return Action.CONTINUE
+
+    def cmd_hooks(self, words: str) -> Action:
+        if not self.coaching_refused():
+            self.say_lines(play_coaching.hooks_lines(self.game, words))
+        return Action.CONTINUE
+
+    def cmd_bingos(self, _: str) -> Action:
+        if not self.coaching_refused():
+            self.say_lines(play_coaching.bingo_lines(self.game, self.seat()))
+        return Action.CONTINUE
+
+    def cmd_advice(self, _: str) -> Action:
+        if not self.coaching_refused():
+            self.say_lines(play_coaching.advice_lines(self.game, self.seat()))
         return Action.CONTINUE
 
     def play(self, move: Move, seconds: float | None = None) -> bool:
@@ -1333,6 +1433,8 @@ class Session:
         game = self.game
         if game.termination is Termination.WENT_OUT and game.went_out is not None:
             return f"{self.name(game.went_out)} went out."
+        if game.termination is Termination.RESIGNED and game.resigned is not None:
+            return f"{self.name(game.resigned)} resigned; no racks are counted."
         if game.termination is Termination.FINISH_LINE and game.finish_winner is not None:
             winner = game.finish_winner
             target = game.finish_targets[winner] if game.finish_targets is not None else game.scores[winner]
@@ -1364,6 +1466,8 @@ class Session:
         """Write the record if ``--save`` was given; the exit status."""
         if self.save_path and not self.save(self.save_path):
             return 2
+        if self.save_path and self.game.is_over():
+            self.say(f"Review it move by move: tilebag analyze {self.save_path}")
         return 0
 
     def save(self, path: str) -> bool:

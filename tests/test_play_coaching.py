@@ -1,0 +1,150 @@
+"""``tilebag play``: coaching at the table (practice mode or an open
+dictionary), undo against bots, resigning and the end-of-game summary."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from gamestate import assert_tiles_accounted, fingerprint
+from tilebag import coach
+from tilebag.analysis import analyze_turn
+from tilebag.game import Game, Termination
+from tilebag.lexicon import default_lexicon
+from tilebag.play import Console, Session, summary_lines
+from tilebag.players import Player, StaticPlayer, make_bot
+from tilebag.rules import find_rules
+
+LEXICON = default_lexicon()
+
+
+@dataclass
+class Script(Console):
+    """Scripted input, collected output."""
+
+    lines: list[str]
+    out: list[str] = field(default_factory=list)
+
+    def read(self, prompt: str) -> str | None:
+        if not self.lines:
+            return None
+        line = self.lines.pop(0)
+        self.out.append(prompt + line)
+        return line
+
+    def say(self, text: str = "") -> None:
+        self.out.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.out)
+
+
+def run(game: Game, lines: Sequence[str], *, practice: bool = False, bots: dict[int, Player] | None = None) -> Script:
+    script = Script(list(lines))
+    Session(game, script, practice=practice, bots=bots).run()
+    return script
+
+
+def new_game(racks: Sequence[str], rules: str = "standard") -> Game:
+    game = Game(["alice", "bob"], rules=find_rules(rules), lexicon=LEXICON, seed=3, first=0)
+    for seat, rack in enumerate(racks):
+        game.set_rack(seat, rack, exact=True)
+    return game
+
+
+def test_coaching_is_refused_with_a_closed_dictionary_outside_practice() -> None:
+    game = new_game(["AEINRST", "CDEHLOU"])
+    before = fingerprint(game)
+    script = run(game, ["words 2", "hooks CARE", "bingos", "advice", "better", "hint"])
+    assert script.text.count("Not allowed: the dictionary is closed") == 6
+    assert fingerprint(game) == before
+
+
+def test_practice_mode_lists_words_from_the_lexicon() -> None:
+    game = new_game(["AEINRST", "CDEHLOU"])
+    script = run(game, ["words 2", "words 3", "words q", "words 9"], practice=True)
+    twos = coach.short_words(LEXICON, 2)
+    assert f"Two-letter words in {LEXICON.name} ({len(twos)}):" in script.text
+    assert "Q: QI" in script.text
+    assert f"Three-letter words in {LEXICON.name} ({len(coach.short_words(LEXICON, 3))}):" in script.text
+    assert "Words with a Q and no U" in script.text and "QAT" in script.text
+    assert "Which words? Type words 2" in script.text
+
+
+def test_practice_mode_hooks_of_a_word_and_of_the_board() -> None:
+    game = new_game(["AEINRST", "CDEHLOU"])
+    script = run(game, ["hooks", "hooks CARE", "8H RAIN", "hooks"], practice=True)
+    assert "The board is empty: no words to hook yet." in script.text
+    card = coach.hooks(LEXICON, "CARE")
+    assert f"{''.join(card.front)}  CARE  {''.join(card.back)}" in script.text
+    hooked = coach.hooks(LEXICON, "RAIN")
+    assert hooked.front and hooked.back
+    assert f"  8H   RAIN            before: {''.join(hooked.front)}; after: {''.join(hooked.back)}" in script.out
+
+
+def test_practice_mode_bingos_and_rack_advice() -> None:
+    game = new_game(["AEINRST", "CDEHLOU"])
+    script = run(game, ["bingos", "advice"], practice=True)
+    assert f"Bingos from AEINRST: {' '.join(coach.bingos(LEXICON, 'AEINRST'))}" in script.text
+    advice = coach.rack_advice(game.rack(0), game.alphabet, unseen=game.unseen(0), lexicon=LEXICON)
+    assert advice.notes[0] in script.text
+
+
+def test_better_says_when_a_better_play_existed_and_what_was_kept() -> None:
+    game = new_game(["AEINRST", "CDEHLOU"])
+    expected = analyze_turn(game, game.parse_move("8G STAIN"), top=3)
+    script = run(game, ["better", "8G STAIN", "-", "better"], practice=True)
+    assert "No move of yours to review yet." in script.text
+    best = expected.best[0]
+    assert (
+        f"A better play existed: {best.notation} for {best.score} (equity {best.equity:.1f}); "
+        f"8G STAIN lost {expected.equity_lost:.1f} (blunder)." in script.text
+    )
+    assert "Kept ER: " in script.text
+
+
+def test_the_best_play_is_called_the_best() -> None:
+    game = new_game(["AEINRST", "CDEHLOU"])
+    mirror = new_game(["AEINRST", "CDEHLOU"])
+    best = StaticPlayer("best").choose(mirror)
+    script = run(game, [game.notation(best), "-", "better"], practice=True)
+    assert f"{game.notation(best)} was the best play by equity" in script.text
+
+
+def test_undo_takes_back_your_move_and_the_bots_reply() -> None:
+    game = Game(["You", "Static bot"], lexicon=LEXICON, seed=8, first=0)
+    start = fingerprint(game)
+    best = StaticPlayer("mirror").choose(game)
+    script = run(game, [game.notation(best), "undo"], bots={1: make_bot("static", "Static bot")})
+    assert "Took back 2 actions: your move again." in script.text
+    assert fingerprint(game) == start
+    assert_tiles_accounted(game)
+
+
+def test_undo_is_refused_between_people_and_before_a_move() -> None:
+    game = new_game(["AEINRST", "CDEHLOU"])
+    script = run(game, ["undo"])
+    assert "Not allowed: undo is for games of one person against bots." in script.text
+    game = Game(["You", "Static bot"], lexicon=LEXICON, seed=8, first=0)
+    script = run(game, ["undo"], bots={1: make_bot("static", "Static bot")})
+    assert "Nothing to undo: you have not moved yet." in script.text
+
+
+def test_resign_asks_first_then_ends_the_game() -> None:
+    game = new_game(["AEINRST", "CDEHLOU"])
+    script = run(game, ["8D RETAINS", "resign", "no", "resign", "yes"])
+    assert "Not resigned: the game goes on." in script.text
+    assert "bob resigns." in script.text
+    assert game.termination is Termination.RESIGNED
+    assert "alice wins" in script.text
+    assert "Summary:" in script.text
+
+
+def test_the_summary_counts_turns_points_and_bingos() -> None:
+    game = new_game(["AEINRST", "CDEHLOU"])
+    game.push_gcg("8D RETAINS")
+    game.push_gcg("-")
+    lines = summary_lines(game)
+    assert lines[1] == "alice: 1 turn, 66.0 points a turn, 1 bingo, best play 8D RETAINS for 66"
+    assert lines[2] == "bob: 1 turn, 0.0 points a turn, no bingo"
