@@ -167,3 +167,14 @@ def test_line_mode_in_a_terminal(terminals) -> None:
     term.wait_for(re.escape(f"You play {mine}"))
     term.line("quit")
     assert term.wait_exit() == 0
+
+
+def test_the_first_screen_chooses_the_table(terminals) -> None:
+    term = terminals("play", "--seed", "3", "--full-screen")
+    term.wait_for("Choose who plays")
+    term.wait_for("Static bot: .*strongest")
+    term.press("enter")  # "Start the game": you against the static bot, standard rules
+    term.wait_for(r"Static bot\s+\d+")
+    term.wait_for("You to move|Static bot plays")
+    term.press("ctrl+q")
+    assert term.wait_exit() == 0

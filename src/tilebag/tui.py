@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -39,7 +39,13 @@ from textual.widgets import Footer, Input, RichLog, Static
 from tilebag.game import Game
 from tilebag.play import Console, Session
 from tilebag.players import Player
+from tilebag.rules import PRESETS, Rules
+from tilebag.tui_setup import SetupScreen, TableSetup
 from tilebag.view import SquareView, TableView
+
+TableMaker = tuple[Rules, Callable[[Sequence[str], Sequence[str], Rules], tuple[Game, dict[int, Player]]]]
+"""The rules to offer first on the setup screen, and how to make a game
+and its bots from the people's names, the bot kinds and the rules chosen."""
 
 Pending = tuple[int, int, str, bool]
 """A tile put on the board with the keyboard and not yet played: row,
@@ -407,15 +413,21 @@ class GameApp(App[int]):
 
     def __init__(
         self,
-        game: Game,
+        game: Game | None,
         *,
         bots: Mapping[int, Player] | None = None,
         save_path: str | None = None,
         practice: bool = False,
+        setup: TableMaker | None = None,
     ) -> None:
         super().__init__()
         self.game_console = ScreenConsole(self)
-        self.session = Session(game, self.game_console, save_path=save_path, bots=bots, practice=practice)
+        self.save_path = save_path
+        self.practice = practice
+        self.setup = setup
+        self.session: Session | None = None
+        if game is not None:
+            self.session = Session(game, self.game_console, save_path=save_path, bots=bots, practice=practice)
         self.waiting = False
         self.finished = False
         self.leaving = False
@@ -438,10 +450,29 @@ class GameApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.session is not None:
+            self.begin()
+        elif self.setup is not None:
+            self.push_screen(SetupScreen(self.setup[0]), callback=self.start)
+
+    def start(self, chosen: TableSetup | None) -> None:
+        """Make the game the first screen chose, and begin."""
+        assert self.setup is not None and chosen is not None
+        default_rules, make = self.setup
+        rules = default_rules if chosen.rules == default_rules.name else PRESETS[chosen.rules]
+        game, bots = make(chosen.people, chosen.bots, rules)
+        self.session = Session(
+            game, self.game_console, save_path=self.save_path, bots=bots, practice=self.practice or chosen.practice
+        )
+        self.begin()
+
+    def begin(self) -> None:
+        """Start the session on its own thread."""
         self.query_one(Input).focus()
         threading.Thread(target=self._run_session, name="tilebag-session", daemon=True).start()
 
     def _run_session(self) -> None:
+        assert self.session is not None
         try:
             status = self.session.run()
         except Exception as err:  # shown, not lost behind the full screen
@@ -550,14 +581,17 @@ class GameApp(App[int]):
 
 
 def run_full_screen(
-    game: Game,
+    game: Game | None,
     *,
     bots: Mapping[int, Player] | None = None,
     save_path: str | None = None,
     practice: bool = False,
+    setup: TableMaker | None = None,
 ) -> int:
     """Play ``game`` full screen until it ends and the player leaves; the
-    exit status."""
-    app = GameApp(game, bots=bots, save_path=save_path, practice=practice)
+    exit status. Without a game, the first screen asks who plays and by
+    which rules (``setup``: the rules to offer first, and how to make the
+    game from the choices)."""
+    app = GameApp(game, bots=bots, save_path=save_path, practice=practice, setup=setup)
     status = app.run()
     return int(status if status is not None else app.status)
