@@ -148,3 +148,31 @@ def test_the_summary_counts_turns_points_and_bingos() -> None:
     lines = summary_lines(game)
     assert lines[1] == "alice: 1 turn, 66.0 points a turn, 1 bingo, best play 8D RETAINS for 66"
     assert lines[2] == "bob: 1 turn, 0.0 points a turn, no bingo"
+
+
+def test_a_game_saved_in_line_mode_resumes_with_its_bot(tmp_path, monkeypatch, capsys) -> None:
+    import io
+
+    from tilebag import gcg
+    from tilebag.cli import main
+    from tilebag.replay import resume
+
+    path = tmp_path / "game.gcg"
+    mirror = Game(["You", "Beginner bot"], lexicon=LEXICON, seed=12)
+    if mirror.turn == 1:
+        mirror.push(make_bot("beginner", "Beginner bot").choose(mirror))
+    opening = StaticPlayer("mirror").choose(mirror)
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{mirror.notation(opening)}\nquit\n"))
+    assert main(["play", "--bot", "beginner", "--seed", "12", "--save", str(path), "--line"]) == 0
+    saved = resume(gcg.load(path), seed=1)
+    assert not saved.is_over()
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("scores\nquit\n"))
+    assert main(["play", "--resume", str(path), "--seed", "1", "--line"]) == 0
+    out = capsys.readouterr().out
+    assert f"Resumed from {path} after" in out
+    assert f"You: {saved.players[0].score} | Beginner bot: {saved.players[1].score}" in out
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--resume", str(path), "--bot", "static", "--line"]) == 2
+    assert "--resume takes the players from the record" in capsys.readouterr().err

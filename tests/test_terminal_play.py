@@ -16,11 +16,12 @@ import pytest
 from terminal import Terminal
 from tilebag import gcg
 from tilebag.alphabet import BLANK_BIT
+from tilebag.cli import build_parser, rules_from_args
 from tilebag.game import Game
 from tilebag.lexicon import default_lexicon
 from tilebag.move import MoveKind
 from tilebag.players import StaticPlayer
-from tilebag.replay import check
+from tilebag.replay import check, replay, resume
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -178,3 +179,54 @@ def test_the_first_screen_chooses_the_table(terminals) -> None:
     term.wait_for("You to move|Static bot plays")
     term.press("ctrl+q")
     assert term.wait_exit() == 0
+
+
+def test_a_short_game_saved_resumed_and_finished(terminals, tmp_path: Path) -> None:
+    record = tmp_path / "short.gcg"
+    options = ["--finish-target", "80"]
+    args = build_parser().parse_args(["play", "--bot", "static", "--seed", "22", *options])
+    rules = rules_from_args(args)
+    game = Game(["You", BOT], rules=rules, seed=22, lexicon=default_lexicon())
+    bot = StaticPlayer(BOT)
+    term = terminals("play", "--bot", "static", "--seed", "22", *options, "--save", str(record), "--full-screen")
+    term.wait_for("Finish Line")
+    if game.turn == 1:
+        term.wait_for(re.escape(f"{BOT} plays {let_bot_move(game, bot)}"))
+    term.wait_for("You to move")
+    mine = best_notation(game)
+    game.push_gcg(mine)
+    term.line(mine)
+    term.wait_for(re.escape(f"You play {mine}"))
+    if not game.is_over():
+        term.wait_for(re.escape(f"{BOT} plays {let_bot_move(game, bot)}"))
+    term.wait_for("You to move")
+    term.press("ctrl+q")
+    assert term.wait_exit() == 0
+    assert "#to-move You" in record.read_text()
+
+    game = resume(gcg.load(record), seed=9)
+    term = terminals("play", "--resume", str(record), "--seed", "9", "--full-screen")
+    term.wait_for(f"Resumed from {re.escape(str(record))} after 2 turns")
+    term.wait_for(rf"You\s+{game.players[0].score}\b")
+    while not game.is_over():
+        term.wait_for("You to move")
+        move = StaticPlayer("mirror").choose(game)
+        text = game.notation(move)
+        game.push(move)
+        term.line(text)
+        if game.is_over():
+            break
+        reply = let_bot_move(game, bot)
+        term.wait_for(re.escape(f"{BOT} plays {reply}") if "-" not in reply[:1] else f"{BOT} (exchanges|passes)")
+        if game.is_over():
+            term.wait_for("press Enter to accept")
+            term.press("enter")
+    term.wait_for("Game over")
+    term.wait_for("Summary:")
+    term.wait_for("Press Enter or Ctrl.Q to leave")
+    term.press("enter")
+    assert term.wait_exit() == 0
+    saved = gcg.load(record)
+    report = check(saved)
+    assert report.ok, [f.message for f in report.errors]
+    assert replay(saved).is_over()

@@ -160,7 +160,12 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         default=[],
         metavar="KIND",
-        help="add a bot seat (static or greedy; repeat for more bots): `tilebag play --bot static` is you against it",
+        help="add a bot seat (beginner, greedy or static; repeat for more bots): `tilebag play --bot static` is you against it",
+    )
+    play.add_argument(
+        "--resume",
+        metavar="FILE.gcg",
+        help="go on with a game saved unfinished (players and rules from the record; saved again to it)",
     )
     play.add_argument(
         "--practice",

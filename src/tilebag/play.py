@@ -65,6 +65,7 @@ from tilebag.lexicon import load_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.players import BOTS, Player, StaticPlayer, generator_for, make_bot
 from tilebag.record import Event, EventKind
+from tilebag.replay import resume
 from tilebag.rules import ChallengeMode, Rules, find_rules
 from tilebag.variants import check_anagram, recycled_words
 from tilebag.view import TableView, last_play_squares, table_view
@@ -104,6 +105,49 @@ class Action(enum.Enum):
 # -- setting up -------------------------------------------------------------
 
 
+def resume_game(path: str, args: argparse.Namespace) -> tuple[Game, dict[int, Player]]:
+    """The unfinished game saved in ``path``, and its bots: the seats named
+    as bots are (``Static bot``, ``Beginner bot 2``...) play as that kind.
+
+    :raises SetupError: when names or bots are given too (they come from the
+        record), or the game in the record is over.
+    :raises TilebagError: for a record that cannot be read or replayed
+        (naming the file and line).
+    """
+    if args.players or getattr(args, "bot", None):
+        raise SetupError("--resume takes the players from the record: give no names and no --bot")
+    record = gcg.load(path)
+    judge = load_lexicon(args.lexicon, alphabet=load_alphabet(record.alphabet)) if args.lexicon else None
+    game = resume(record, lexicon=judge, seed=args.seed, source=path)
+    if game.is_over():
+        raise SetupError(f"the game in {path} is over ({game.result_text()}): review it with tilebag analyze {path}")
+    bots = {}
+    for seat, player in enumerate(game.players):
+        kind = bot_kind_of(player.name)
+        if kind is not None:
+            bots[seat] = make_bot(kind, player.name)
+    if bots:
+        try:
+            generator_for(game)
+        except TypeError as err:
+            raise SetupError(str(err)) from None
+    return game, bots
+
+
+def bot_kind_of(name: str) -> str | None:
+    """The bot kind a seat name stands for (as :func:`bot_names` makes them),
+    or ``None`` for a person.
+
+    >>> bot_kind_of("Static bot"), bot_kind_of("Beginner bot 2"), bot_kind_of("alice")
+    ('static', 'beginner', None)
+    """
+    words = name.split()
+    if len(words) in (2, 3) and words[1] == "bot" and words[0].lower() in BOTS and words[0][0].isupper():
+        if len(words) == 2 or words[2].isdigit():
+            return words[0].lower()
+    return None
+
+
 def main(args: argparse.Namespace) -> int:
     """Run ``tilebag play`` with parsed command-line options; the exit status.
 
@@ -112,6 +156,21 @@ def main(args: argparse.Namespace) -> int:
     """
     practice = bool(getattr(args, "practice", False))
     full_screen = wants_full_screen(args)
+    resume_path = getattr(args, "resume", None)
+    if resume_path:
+        try:
+            game, bots = resume_game(resume_path, args)
+        except (TilebagError, OSError) as err:
+            print(f"tilebag play: {err}", file=sys.stderr)
+            return 2
+        save = args.save or resume_path
+        if full_screen:
+            from tilebag.tui import run_full_screen
+
+            return run_full_screen(game, bots=bots, save_path=save, practice=practice, resumed_from=resume_path)
+        return Session(
+            game, Console(), save_path=save, bots=bots, practice=practice, resumed_from=resume_path
+        ).run()
     if full_screen and not args.players and not getattr(args, "bot", None):
         from tilebag.tui import run_full_screen
 
@@ -551,9 +610,12 @@ class Session:
         bots: Mapping[int, Player] | None = None,
         clock: Clock = time.monotonic,
         practice: bool = False,
+        resumed_from: str | None = None,
     ) -> None:
         self.game = game
         self.practice = practice
+        self.resumed_from = resumed_from
+        """The record the game was resumed from, if it was."""
         """Practice mode: hints, word lookups and move reviews whatever the rules."""
         self.console = console
         self.save_path = save_path
@@ -802,7 +864,12 @@ class Session:
         for line in self.variation_lines():
             self.say(line)
         self.say("Type help for the commands.")
-        self.show_first_draw()
+        if self.resumed_from:
+            turns = sum(e.kind.is_turn for e in game.events)
+            self.say(f"Resumed from {self.resumed_from} after {turns} turn{'s' if turns != 1 else ''}.")
+            self.show_scores()
+        else:
+            self.show_first_draw()
 
     def variation_lines(self) -> list[str]:
         """What the variations in play mean for the players, said at the start."""

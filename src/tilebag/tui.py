@@ -379,7 +379,10 @@ class ScreenConsole(Console):
 
     def read(self, prompt: str) -> str | None:
         self.app.call_from_thread(self.app.ask, prompt)
-        return self.lines.get()
+        line = self.lines.get()
+        if line is not None:
+            self.app.call_from_thread(self.app.write, f"{prompt.strip()} {line}")
+        return line
 
     def say(self, text: str = "") -> None:
         self.app.call_from_thread(self.app.write, text)
@@ -419,6 +422,7 @@ class GameApp(App[int]):
         save_path: str | None = None,
         practice: bool = False,
         setup: TableMaker | None = None,
+        resumed_from: str | None = None,
     ) -> None:
         super().__init__()
         self.game_console = ScreenConsole(self)
@@ -427,7 +431,9 @@ class GameApp(App[int]):
         self.setup = setup
         self.session: Session | None = None
         if game is not None:
-            self.session = Session(game, self.game_console, save_path=save_path, bots=bots, practice=practice)
+            self.session = Session(
+                game, self.game_console, save_path=save_path, bots=bots, practice=practice, resumed_from=resumed_from
+            )
         self.waiting = False
         self.finished = False
         self.leaving = False
@@ -545,16 +551,14 @@ class GameApp(App[int]):
         self._show_rack()
 
     def submit(self, text: str) -> None:
-        """Hand one line to the session, when it is waiting for one."""
+        """Hand one line to the session: at once when it is waiting for one,
+        else as soon as it asks (a line typed while a bot thinks is kept)."""
         if self.finished:
             self.exit(self.status)
             return
         if not self.waiting:
-            self.bell()
-            self.write("(wait: the bots are thinking)")
-            return
+            self.write(f"(kept until your turn: {text.strip()})")
         self.waiting = False
-        self.write(f"{self.prompt} {text}")
         self.game_console.lines.put(text.strip())
 
     def action_send(self, command: str) -> None:
@@ -587,11 +591,12 @@ def run_full_screen(
     save_path: str | None = None,
     practice: bool = False,
     setup: TableMaker | None = None,
+    resumed_from: str | None = None,
 ) -> int:
     """Play ``game`` full screen until it ends and the player leaves; the
     exit status. Without a game, the first screen asks who plays and by
     which rules (``setup``: the rules to offer first, and how to make the
     game from the choices)."""
-    app = GameApp(game, bots=bots, save_path=save_path, practice=practice, setup=setup)
+    app = GameApp(game, bots=bots, save_path=save_path, practice=practice, setup=setup, resumed_from=resumed_from)
     status = app.run()
     return int(status if status is not None else app.status)
