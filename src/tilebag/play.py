@@ -710,6 +710,8 @@ class Session:
     def view(self) -> TableView:
         """The table as the player at the keyboard sees it, for the console."""
         view = table_view(self.game, self.seat(), bots=self.bots)
+        if view.over:
+            view = dataclasses.replace(view, result=self.result_text())
         event = self.game.challengeable
         if self.can_challenge() and event is not None and event.player != view.seat and view.seat not in self.bots:
             view = dataclasses.replace(view, challengeable=self.event_text(event))

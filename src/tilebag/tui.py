@@ -141,7 +141,7 @@ class BoardWidget(Widget, can_focus=True):
     cursor and the tiles being placed with the keyboard."""
 
     DEFAULT_CSS = """
-    BoardWidget { width: 50; height: 17; }
+    BoardWidget { width: 50; height: 16; }
     BoardWidget:focus { border: none; }
     """
 
@@ -198,7 +198,8 @@ class BoardWidget(Widget, can_focus=True):
                     if not cell.strip():
                         cell = " ↓ " if self.down else " → "
                 text.append(cell, style=style)
-            text.append("\n")
+            if r < view.rows - 1:
+                text.append("\n")
         return text
 
     @staticmethod
@@ -352,7 +353,7 @@ def group_letters(tiles: Sequence[str]) -> str:
 class MovesWidget(RichLog):
     """The move log: each turn's play, score and running total."""
 
-    DEFAULT_CSS = "MovesWidget { border: round #666666; height: 1fr; }"
+    DEFAULT_CSS = "MovesWidget { border: round #666666; }"
 
     def show(self, view: TableView) -> None:
         self.clear()
@@ -397,9 +398,10 @@ class GameApp(App[int]):
     TITLE = "tilebag"
     CSS = """
     Screen { layout: vertical; }
-    #top { height: 19; }
-    #left { width: 52; height: 19; padding: 0 1; }
+    #top { height: 1fr; }
+    #left { width: 52; padding: 0 1; }
     #right { width: 1fr; }
+    #moves { height: 1fr; min-height: 3; }
     #messages { height: 1fr; border: round #666666; }
     #offer { height: auto; background: #7a5c00; color: white; padding: 0 1; display: none; }
     #prompt { height: 1; padding: 0 1; color: #9cc8e8; }
@@ -446,10 +448,10 @@ class GameApp(App[int]):
             with Vertical(id="left"):
                 yield BoardWidget()
                 yield RackWidget()
+                yield MovesWidget(id="moves")
             with Vertical(id="right"):
                 yield ScoresWidget()
-                yield MovesWidget(id="moves")
-        yield RichLog(id="messages", wrap=True)
+                yield RichLog(id="messages", wrap=True)
         yield Static(id="offer")
         yield Static("", id="prompt")
         yield Input(placeholder="a move (8F HORN, H6 FA.M, -ABC to exchange, - to pass) or a command (help)")
@@ -505,9 +507,7 @@ class GameApp(App[int]):
         self._show_rack()
         offer = self.query_one("#offer", Static)
         if view.challengeable and not view.over:
-            offer.update(
-                f"Challenge {view.challengeable}? Type c and Enter to challenge it; make your move to accept it."
-            )
+            offer.update(f"Challenge {view.challengeable}? Type c to challenge; your move accepts it.")
             offer.display = True
         else:
             offer.display = False
