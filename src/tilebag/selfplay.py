@@ -139,8 +139,9 @@ def run_selfplay(
     progress: bool | None = None,
     on_game: Callable[[int, Game], None] | None = None,
 ) -> Summary:
-    """Play ``games`` games between bots of the given kinds (``static``,
-    ``greedy``), writing each record to ``out`` when given."""
+    """Play ``games`` games between bots of the given kinds (``beginner``,
+    ``greedy``, ``static``: :data:`tilebag.players.BOTS`), writing each
+    record to ``out`` when given."""
     names = _seat_names(kinds)
     bots = [make_bot(kind, name) for kind, name in zip(kinds, names, strict=True)]
     summary = Summary([BotSummary(name) for name in names])
