@@ -58,7 +58,8 @@ from tilebag.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
 from tilebag.lexicon import GraphLexicon, Lexicon, default_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.movegen import MoveGenerator, Play, leave_valuer, play_order
-from tilebag.record import Event, EventKind, GameRecord
+from tilebag.players import generator_for, generator_for_rules, variations_for, variations_for_rules
+from tilebag.record import Event, EventKind, GameRecord, withdrawn_plays
 from tilebag.replay import ReplayError, replay
 from tilebag.rules import Rules
 from tilebag.variants import check_anagram
@@ -519,14 +520,12 @@ def analyze_turn(
     normal = game.check(move)
     if lexicon is None:
         judge: Lexicon = game.lexicon
-        from tilebag.players import generator_for, variations_for
-
         generator = generator_for(game, core)
         variations = variations_for(game) if game.rules.anagram else None
     else:
         judge = lexicon
-        generator = _generator(lexicon, game.rules, core)
-        variations = _variations(lexicon, game.rules) if game.rules.anagram else None
+        generator = generator_for_rules(lexicon.kwg, game.rules, core)
+        variations = variations_for_rules(lexicon.kwg, game.rules) if game.rules.anagram else None
     leaves = leaves or load_leaves(DEFAULT_LEAVES, game.alphabet)
     analyst = _Analyst(generator, variations, judge, leaves, top)
     return analyst.turn(game, normal, withdrawn=withdrawn)
@@ -569,8 +568,8 @@ def analyze_game(
             raise
         raise ReplayError(err.finding, source) from None
     leaves = leaves or load_leaves(DEFAULT_LEAVES, game.alphabet)
-    variations = _variations(lexicon, game.rules) if game.rules.anagram else None
-    analyst = _Analyst(_generator(lexicon, game.rules, core), variations, lexicon, leaves, top)
+    variations = variations_for_rules(lexicon.kwg, game.rules) if game.rules.anagram else None
+    analyst = _Analyst(generator_for_rules(lexicon.kwg, game.rules, core), variations, lexicon, leaves, top)
 
     # The replayed game keeps a state before each of its actions; popping
     # them one by one from the end goes back through every position, with
@@ -579,7 +578,7 @@ def analyze_game(
     # a pop that takes a move off the game's events goes back to the
     # position before that record event.
     events = [e for e in record.events if _is_move(e.kind)]
-    withdrawn = _withdrawn(record.events)
+    withdrawn = withdrawn_plays(record.events)
     moves = sum(1 for e in game.events if _is_move(e.kind))
     total = min(moves, len(events))
     found: list[TurnAnalysis] = []
@@ -610,66 +609,6 @@ def _is_move(kind: EventKind) -> bool:
     """Whether an event is a move of a player: a turn, or an action that
     starts one (a recycle or blank swap)."""
     return kind.is_turn or kind in _ACTIONS
-
-
-def _withdrawn(events: Sequence[Event]) -> set[int]:
-    """Ids of the placement events that a later event withdrew (before the
-    next move)."""
-    found: set[int] = set()
-    for i, event in enumerate(events):
-        if event.kind is not EventKind.PLACE:
-            continue
-        for later in events[i + 1 :]:
-            if _is_move(later.kind):
-                break
-            if later.kind is EventKind.WITHDRAWN and later.player == event.player:
-                found.add(id(event))
-                break
-    return found
-
-
-_GENERATORS: dict[tuple[int, Rules, str | None], MoveGenerator] = {}
-_VARIATIONS: dict[tuple[int, Rules], VariationGenerator] = {}
-
-
-def _generator(lexicon: GraphLexicon, rules: Rules, core: str | None) -> MoveGenerator:
-    """A move generator over a lexicon's graph for these rules (kept for the
-    next game with the same lexicon and rules)."""
-    key = (id(lexicon.kwg), rules, core)
-    cached = _GENERATORS.get(key)
-    if cached is None or cached.kwg is not lexicon.kwg:
-        if len(_GENERATORS) >= 4:
-            _GENERATORS.clear()
-        from tilebag.alphabet import load_alphabet
-        from tilebag.layout import load_layout
-
-        cached = _GENERATORS[key] = MoveGenerator(
-            lexicon.kwg,
-            layout=load_layout(rules.layout),
-            alphabet=load_alphabet(rules.alphabet),
-            bingo_tiles=rules.bingo_tiles,
-            bingo_bonus=rules.bingo_bonus,
-            first_play_min_tiles=max(2, rules.min_first_word),
-            core=core,
-        )
-    return cached
-
-
-def _variations(lexicon: GraphLexicon, rules: Rules) -> VariationGenerator:
-    key = (id(lexicon.kwg), rules)
-    cached = _VARIATIONS.get(key)
-    if cached is None or cached.kwg is not lexicon.kwg:
-        if len(_VARIATIONS) >= 4:
-            _VARIATIONS.clear()
-        from tilebag.alphabet import load_alphabet
-
-        cached = _VARIATIONS[key] = VariationGenerator(
-            lexicon.kwg,
-            alphabet=load_alphabet(rules.alphabet),
-            bingo_tiles=rules.bingo_tiles,
-            bingo_bonus=rules.bingo_bonus,
-        )
-    return cached
 
 
 class _Analyst:

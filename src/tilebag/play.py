@@ -64,7 +64,7 @@ from tilebag.game import ChallengeResult, Game, Termination
 from tilebag.lexicon import load_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.players import BOTS, Player, StaticPlayer, generator_for, make_bot
-from tilebag.record import Event, EventKind
+from tilebag.record import Event, EventKind, withdrawn_plays
 from tilebag.replay import resume
 from tilebag.rules import ChallengeMode, Rules, find_rules
 from tilebag.variants import check_anagram, recycled_words
@@ -559,15 +559,14 @@ def summary_lines(game: Game) -> list[str]:
     points = [0] * len(game.players)
     bingos = [0] * len(game.players)
     best: list[tuple[int, str] | None] = [None] * len(game.players)
-    events = game.events
-    for k, event in enumerate(events):
+    withdrawn = withdrawn_plays(game.events)
+    for event in game.events:
         if not event.kind.is_turn:
             continue
         i = event.player
         turns[i] += 1
         move = event.move
-        withdrawn = k + 1 < len(events) and events[k + 1].kind is EventKind.WITHDRAWN
-        if event.kind is not EventKind.PLACE or move is None or withdrawn:
+        if event.kind is not EventKind.PLACE or move is None or id(event) in withdrawn:
             continue
         points[i] += event.score
         if len(move.placed()) >= rules.bingo_tiles:

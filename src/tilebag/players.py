@@ -40,10 +40,11 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar, Protocol, runtime_checkable
 
-from tilebag.alphabet import BLANK, BLANK_BIT, Tile, rack_tile
+from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, rack_tile
 from tilebag.board import Board
 from tilebag.game import Game
 from tilebag.kwg import Kwg
+from tilebag.layout import load_layout
 from tilebag.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
 from tilebag.move import PLAYED_THROUGH, Move
 from tilebag.movegen import MoveGenerator, Play, default_core, play_order
@@ -73,19 +74,26 @@ def generator_for(game: Game, core: str | None = None) -> MoveGenerator:
     kwg = getattr(game.lexicon, "kwg", None)
     if not isinstance(kwg, Kwg):
         raise TypeError(f"the lexicon {game.lexicon.name!r} has no word graph; bots need a word list or a .kwg lexicon")
+    return generator_for_rules(kwg, game.rules, core)
+
+
+def generator_for_rules(kwg: Kwg, rules: Rules, core: str | None = None) -> MoveGenerator:
+    """The move generator over a word graph for a set of rules (their board,
+    tile set, bingo and first-play rules), made once per graph, rules and
+    core, then shared."""
     core = core or default_core()
-    key = (id(kwg), game.rules, core)
+    key = (id(kwg), rules, core)
     cached = _GENERATORS.get(key)
     if cached is None or cached.kwg is not kwg:
         if len(_GENERATORS) >= 8:
             _GENERATORS.clear()
         cached = _GENERATORS[key] = MoveGenerator(
             kwg,
-            layout=game.layout,
-            alphabet=game.alphabet,
-            bingo_tiles=game.rules.bingo_tiles,
-            bingo_bonus=game.rules.bingo_bonus,
-            first_play_min_tiles=max(2, game.rules.min_first_word),
+            layout=load_layout(rules.layout),
+            alphabet=load_alphabet(rules.alphabet),
+            bingo_tiles=rules.bingo_tiles,
+            bingo_bonus=rules.bingo_bonus,
+            first_play_min_tiles=max(2, rules.min_first_word),
             core=core,
         )
     return cached
@@ -97,14 +105,18 @@ _GENERATORS: dict[tuple[int, Rules, str], MoveGenerator] = {}
 def variations_for(game: Game) -> VariationGenerator:
     """The variations' candidate finder for a game's lexicon and rules (made
     once per word graph and rules, then shared)."""
-    kwg = generator_for(game).kwg
-    key = (id(kwg), game.rules)
+    return variations_for_rules(generator_for(game).kwg, game.rules)
+
+
+def variations_for_rules(kwg: Kwg, rules: Rules) -> VariationGenerator:
+    """The variations' candidate finder over a word graph for a set of rules."""
+    key = (id(kwg), rules)
     cached = _VARIATIONS.get(key)
     if cached is None or cached.kwg is not kwg:
         if len(_VARIATIONS) >= 8:
             _VARIATIONS.clear()
         cached = _VARIATIONS[key] = VariationGenerator(
-            kwg, alphabet=game.alphabet, bingo_tiles=game.rules.bingo_tiles, bingo_bonus=game.rules.bingo_bonus
+            kwg, alphabet=load_alphabet(rules.alphabet), bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus
         )
     return cached
 

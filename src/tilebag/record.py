@@ -9,6 +9,7 @@ turns one back into a game.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tilebag.alphabet import Tile
@@ -51,6 +52,28 @@ class EventKind(enum.Enum):
     def is_turn(self) -> bool:
         """True for the kinds that are a player's turn."""
         return self in (EventKind.PLACE, EventKind.EXCHANGE, EventKind.PASS, EventKind.TIME_OUT)
+
+
+def withdrawn_plays(events: Sequence[Event]) -> set[int]:
+    """The ``id`` of each placement event that a later event withdrew (a
+    challenge took it off the board before the next move).
+
+    >>> from tilebag.move import Move
+    >>> play = Event(EventKind.PLACE, 0, 14, move=Move.from_gcg("8F HORN"))
+    >>> withdrawn_plays([play, Event(EventKind.WITHDRAWN, 0, -14)]) == {id(play)}
+    True
+    """
+    found: set[int] = set()
+    for i, event in enumerate(events):
+        if event.kind is not EventKind.PLACE:
+            continue
+        for later in events[i + 1 :]:
+            if later.kind.is_turn or later.kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP):
+                break
+            if later.kind is EventKind.WITHDRAWN and later.player == event.player:
+                found.add(id(event))
+                break
+    return found
 
 
 @dataclass
