@@ -61,7 +61,7 @@ from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, rack_tile
 from tilebag.analysis import TurnAnalysis, analyze_turn
 from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, TilebagError
 from tilebag.game import ChallengeResult, Game, Termination
-from tilebag.lexicon import load_lexicon
+from tilebag.lexicon import default_lexicon, load_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.players import BOTS, Player, StaticPlayer, generator_for, make_bot
 from tilebag.record import Event, EventKind, withdrawn_plays
@@ -175,6 +175,8 @@ def main(args: argparse.Namespace) -> int:
         from tilebag.tui import run_full_screen
 
         rules = choose_rules(args.rules, args.challenge)
+        if not args.lexicon:
+            default_lexicon()  # compiled now, with its progress bar, if this is the first start
 
         def table(people: Sequence[str], kinds: Sequence[str], chosen: Rules) -> tuple[Game, dict[int, Player]]:
             return new_table(chosen, people, kinds, lexicon=args.lexicon, seed=args.seed)

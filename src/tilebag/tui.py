@@ -561,6 +561,12 @@ class GameApp(App[int]):
         self.waiting = False
         self.game_console.lines.put(text.strip())
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys are off (and out of the footer) until a game starts."""
+        if self.session is None and action in ("send", "switch_focus"):
+            return False
+        return True
+
     def action_send(self, command: str) -> None:
         self.submit(command)
 
