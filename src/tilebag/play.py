@@ -156,22 +156,8 @@ def main(args: argparse.Namespace) -> int:
     """
     practice = bool(getattr(args, "practice", False))
     full_screen = wants_full_screen(args)
-    resume_path = getattr(args, "resume", None)
-    if resume_path:
-        try:
-            game, bots = resume_game(resume_path, args)
-        except (TilebagError, OSError) as err:
-            print(f"tilebag play: {err}", file=sys.stderr)
-            return 2
-        save = args.save or resume_path
-        if full_screen:
-            from tilebag.tui import run_full_screen
-
-            return run_full_screen(game, bots=bots, save_path=save, practice=practice, resumed_from=resume_path)
-        return Session(
-            game, Console(), save_path=save, bots=bots, practice=practice, resumed_from=resume_path
-        ).run()
-    if full_screen and not args.players and not getattr(args, "bot", None):
+    resume_path: str | None = getattr(args, "resume", None)
+    if full_screen and not resume_path and not args.players and not getattr(args, "bot", None):
         from tilebag.tui import run_full_screen
 
         rules = choose_rules(args.rules, args.challenge)
@@ -183,15 +169,17 @@ def main(args: argparse.Namespace) -> int:
 
         return run_full_screen(None, setup=(rules, table), save_path=args.save, practice=practice)
     try:
-        game, bots = build_game(args)
-    except (TilebagError, ValueError) as err:
+        game, bots = resume_game(resume_path, args) if resume_path else build_game(args)
+    except (TilebagError, ValueError, OSError) as err:
         print(f"tilebag play: {err}", file=sys.stderr)
         return 2
+    save = args.save or resume_path  # a resumed game is saved back to its record
     if full_screen:
         from tilebag.tui import run_full_screen
 
-        return run_full_screen(game, bots=bots, save_path=args.save, practice=practice)
-    return Session(game, Console(), save_path=args.save, bots=bots, practice=practice).run()
+        return run_full_screen(game, bots=bots, save_path=save, practice=practice, resumed_from=resume_path)
+    session = Session(game, Console(), save_path=save, bots=bots, practice=practice, resumed_from=resume_path)
+    return session.run()
 
 
 def wants_full_screen(args: argparse.Namespace) -> bool:
@@ -947,12 +935,10 @@ class Session:
             self.say()
             self.say(f"=== pass the keyboard to {self.name(seat)} ===")
         self.shown.seat = seat
-        if self.console.full_screen:
-            self.show_turn_notes(seat)
-            return
-        self.say()
-        self.say(game.board.render(highlight=self.last_play_squares()))
-        self.say(f"{self.scores_text()}    {self.bag_text()}")
+        if not self.console.full_screen:  # a full-screen console draws these from the table
+            self.say()
+            self.say(game.board.render(highlight=self.last_play_squares()))
+            self.say(f"{self.scores_text()}    {self.bag_text()}")
         if self.final_challenge_pending():
             self.show_final_challenge_offer()
             return
@@ -968,21 +954,8 @@ class Session:
         event = game.challengeable
         if self.can_challenge() and event is not None and event.player != seat:
             self.say(f"You may type 'challenge' to challenge {self.event_text(event)} before you move.")
-        self.say(self.rack_text(seat))
-
-    def show_turn_notes(self, seat: int) -> None:
-        """What a full-screen console cannot draw from the table: whose turn
-        it is and what they may do first."""
-        game = self.game
-        if self.final_challenge_pending():
-            self.show_final_challenge_offer()
-            return
-        self.say(f"{self.name(seat)} to move.")
-        if game.board.is_empty() and game.rules.min_first_word > 2:
-            self.say(f"The {first_word_text(game.rules.min_first_word)}.")
-        event = game.challengeable
-        if self.can_challenge() and event is not None and event.player != seat:
-            self.say(f"Type c to challenge {self.event_text(event)}, or make your move to accept it.")
+        if not self.console.full_screen:
+            self.say(self.rack_text(seat))
 
     def show_final_challenge_offer(self) -> None:
         game = self.game
