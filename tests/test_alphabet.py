@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tilebag import BLANK, BLANK_BIT, FormatError, InvalidMoveError, load_alphabet
+from tilebag import BLANK, BLANK_BIT, FormatError, InvalidMoveError, load_alphabet, load_alphabet_file
 from tilebag.alphabet import (
     alphabet_names,
     is_designated_blank,
@@ -192,7 +192,7 @@ def test_shipped_tile_sets():
 def test_custom_alphabet_file_loads(tmp_path):
     path = tmp_path / "tiny.txt"
     path.write_text("# a tiny set\n?  1 0 consonant\nA 3 1 vowel\nB 2 3 consonant  8\n\nC 1 5 consonant # comment\n")
-    tiny = load_alphabet(str(path))
+    tiny = load_alphabet_file(path)
     assert tiny.name == "tiny"
     assert tiny.labels == ("?", "A", "B", "C")
     assert tiny.counts == (1, 3, 2, 1)
@@ -219,7 +219,7 @@ def test_malformed_alphabet_names_the_line(tmp_path, bad_line, message):
     path = tmp_path / "bad.txt"
     path.write_text(f"# header\n? 2 0 consonant\nA 9 1 vowel\n{bad_line}\nC 2 3 consonant\n")
     with pytest.raises(FormatError) as info:
-        load_alphabet(str(path))
+        load_alphabet_file(path)
     err = info.value
     assert err.line == 4
     assert err.source == str(path)
@@ -231,7 +231,7 @@ def test_alphabet_without_tiles_is_refused(tmp_path):
     path = tmp_path / "empty.txt"
     path.write_text("# nothing\n? 2 0 consonant\n")
     with pytest.raises(FormatError, match="lists no tiles"):
-        load_alphabet(str(path))
+        load_alphabet_file(path)
 
 
 def test_unknown_alphabet_name_lists_the_known_ones():
@@ -241,3 +241,49 @@ def test_unknown_alphabet_name_lists_the_known_ones():
     assert "unknown tile set 'klingon'" in text
     for name in ("english", "polish", "spanish"):
         assert name in text
+
+
+# -- names are never paths ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["/etc/passwd", "../../etc/passwd", "english.txt", "x" * 1000, "UTF\x00-8", ""])
+def test_a_name_is_never_opened_as_a_file(name):
+    with pytest.raises(FormatError) as info:
+        load_alphabet(name)
+    message = str(info.value)
+    assert message.startswith("unknown tile set ") and "known: english, french" in message
+    assert "root:" not in message and len(message) < 300
+
+
+def test_a_file_chosen_by_the_user_is_known_by_its_name_afterwards(tmp_path):
+    path = tmp_path / "Tiny-Set.txt"
+    path.write_text("? 1 0 consonant\nA 3 1 vowel\nB 2 3 consonant\n")
+    with pytest.raises(FormatError, match="unknown tile set 'tiny-set'"):
+        load_alphabet("tiny-set")
+    tiny = load_alphabet_file(path)
+    assert tiny.name == "tiny-set"
+    assert load_alphabet("TINY-SET") is tiny
+    assert "tiny-set" in alphabet_names()
+
+
+def test_a_file_may_not_take_a_shipped_name_with_other_data(tmp_path):
+    path = tmp_path / "english.txt"
+    path.write_text("A 3 1 vowel\n")
+    with pytest.raises(FormatError, match="the name of the tile set tilebag ships"):
+        load_alphabet_file(path)
+    assert load_alphabet("english").total_tiles == 100
+
+
+def test_a_file_name_that_cannot_name_a_tile_set_is_refused(tmp_path):
+    path = tmp_path / "my tiles.txt"
+    path.write_text("A 3 1 vowel\n")
+    with pytest.raises(FormatError, match="must be letters, digits"):
+        load_alphabet_file(path)
+
+
+def test_tile_counts_and_scores_are_bounded(tmp_path):
+    path = tmp_path / "huge.txt"
+    path.write_text("A 1000000000 1 vowel\n")
+    with pytest.raises(FormatError, match="from 0 to 999") as info:
+        load_alphabet_file(path)
+    assert info.value.line == 1

@@ -13,6 +13,7 @@ from tilebag import (
     Move,
     load_alphabet,
     load_layout,
+    load_layout_file,
 )
 from tilebag.alphabet import BLANK_BIT
 
@@ -101,22 +102,22 @@ def test_unknown_layout_and_bad_layout_file(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("# a 3x3 board\n...\n.*x\n...\n")
     with pytest.raises(FormatError) as info:
-        load_layout(str(path))
+        load_layout_file(path)
     assert info.value.line == 3
     assert "unknown square symbol 'x'" in str(info.value)
     path.write_text("...\n.*..\n...\n")
     with pytest.raises(FormatError) as info:
-        load_layout(str(path))
+        load_layout_file(path)
     assert info.value.line == 2
     path.write_text("...\n...\n...\n")
     with pytest.raises(FormatError, match="exactly one start square"):
-        load_layout(str(path))
+        load_layout_file(path)
 
 
 def test_custom_layout_file(tmp_path):
     path = tmp_path / "mini.txt"
     path.write_text("T.d\n.*.\nD.t\n")
-    mini = load_layout(str(path))
+    mini = load_layout_file(path)
     assert (mini.rows, mini.cols, mini.square_name(mini.start)) == (3, 3, "B2")
     assert mini.word_multipliers == (3, 1, 1, 1, 2, 1, 2, 1, 1)
     assert mini.letter_multipliers == (1, 1, 2, 1, 1, 1, 1, 1, 3)

@@ -124,7 +124,7 @@ def test_gcg_check_all_shared_records(shared_data: Path) -> None:
 def test_unknown_alphabet_exits_2(tmp_path: Path) -> None:
     done = tilebag("gcg", "check", "--alphabet", "klingon", str(write(tmp_path, "g.gcg", GOOD)))
     assert done.returncode == 2
-    assert "unknown tile set 'klingon'" in done.stderr
+    assert "no tile set named 'klingon' and no such file; known: english" in done.stderr
 
 
 @pytest.mark.parametrize(("words", "status"), [(["QI", "za"], 0), (["QI", "QX"], 1)])

@@ -25,6 +25,7 @@ from tilebag import (
     Termination,
     WordList,
     load_alphabet,
+    load_alphabet_file,
 )
 from tilebag.alphabet import BLANK, BLANK_BIT
 from tilebag.rules import RulesError
@@ -777,7 +778,7 @@ def mini_rules(tmp_path_factory):
     can be set up exactly, with every tile accounted for."""
     path = tmp_path_factory.mktemp("alphabets") / "mini.txt"
     path.write_text("A 8 1 vowel\nB 4 3 consonant\nC 4 5 consonant\n")
-    return Rules(alphabet=str(path))
+    return Rules(alphabet=load_alphabet_file(path).name)
 
 
 def mini_endgame(rules: Rules, lexicon=None) -> Game:

@@ -10,7 +10,7 @@ An exact rules engine, lexicons, and GCG game records:
 
 from __future__ import annotations
 
-from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet
+from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet, load_alphabet_file
 from tilebag.bag import Bag
 from tilebag.board import Board, Word
 from tilebag.errors import (
@@ -19,12 +19,13 @@ from tilebag.errors import (
     Illegal,
     IllegalMoveError,
     InvalidMoveError,
+    NothingToUndoError,
     PhonyError,
     TilebagError,
 )
 from tilebag.game import ChallengeResult, Game, Outcome, Player, Termination
 from tilebag.kwg import Kwg
-from tilebag.layout import BoardLayout, Square, load_layout
+from tilebag.layout import BoardLayout, Square, load_layout, load_layout_file
 from tilebag.lexicon import AcceptAll, KwgLexicon, Lexicon, WordList, default_lexicon, load_lexicon
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
 from tilebag.movegen import MoveGenerator, Play
@@ -57,6 +58,7 @@ __all__ = [
     "Lexicon",
     "Move",
     "MoveKind",
+    "NothingToUndoError",
     "Outcome",
     "PhonyError",
     "Player",
@@ -75,6 +77,8 @@ __all__ = [
     "default_lexicon",
     "find_rules",
     "load_alphabet",
+    "load_alphabet_file",
     "load_layout",
+    "load_layout_file",
     "load_lexicon",
 ]

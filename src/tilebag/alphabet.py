@@ -26,14 +26,14 @@ in text such a tile may also be written in brackets, ``[CH]``.
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeAlias
 
-from tilebag.errors import FormatError, InvalidMoveError
+from tilebag.catalog import Catalog
+from tilebag.errors import FormatError, InvalidMoveError, quote
 
 Tile: TypeAlias = int
 """A tile code: 0 blank (on a rack) or empty/played-through, 1..n letters,
@@ -47,6 +47,8 @@ BLANK_BIT: int = 0x80
 """Set on a letter code when a blank stands for that letter."""
 
 BLANK_LABEL = "?"
+
+_SMALL_NUMBER = re.compile(r"[0-9]{1,3}")
 
 
 def is_designated_blank(tile: Tile) -> bool:
@@ -166,7 +168,7 @@ class Alphabet:
         """
         tiles = self.parse_word(label) if label != BLANK_LABEL else (BLANK,)
         if len(tiles) != 1:
-            raise InvalidMoveError(f"{label!r} is not one tile of the {self.name} tile set")
+            raise InvalidMoveError(f"{quote(label)} is not one tile of the {self.name} tile set")
         return tiles[0]
 
     def _tokenize(self, text: str, *, allow: str = "") -> list[tuple[str, Tile]]:
@@ -186,13 +188,13 @@ class Alphabet:
             if ch == "[":
                 end = text.find("]", i)
                 if end < 0:
-                    raise InvalidMoveError(f"{text!r}: '[' without ']'")
+                    raise InvalidMoveError(f"{quote(text)}: '[' without ']'")
                 inner = text[i + 1 : end]
                 code = tokens.get(inner)
                 if code is None:
                     code = tokens.get(inner.upper())
                 if code is None:
-                    raise InvalidMoveError(f"{text!r}: {inner!r} is not a tile of the {self.name} tile set")
+                    raise InvalidMoveError(f"{quote(text)}: {quote(inner)} is not a tile of the {self.name} tile set")
                 out.append((text[i : end + 1], code))
                 i = end + 1
                 continue
@@ -204,7 +206,7 @@ class Alphabet:
                     i += length
                     break
             else:
-                raise InvalidMoveError(f"{text!r}: {ch!r} is not a tile of the {self.name} tile set")
+                raise InvalidMoveError(f"{quote(text)}: {ch!r} is not a tile of the {self.name} tile set")
         return out
 
     def parse_word(self, text: str) -> tuple[Tile, ...]:
@@ -258,24 +260,27 @@ def _parse_alphabet(name: str, text: str, source: str) -> Alphabet:
         fields = line.split()
         if len(fields) < 4:
             raise FormatError(
-                f"expected 'label count score vowel|consonant [aliases]', got {raw.strip()!r}",
+                f"expected 'label count score vowel|consonant [aliases]', got {quote(raw.strip())}",
                 line=number,
                 source=source,
             )
         label, count_text, score_text, kind, *alias_list = fields
-        try:
-            count, score = int(count_text), int(score_text)
-        except ValueError:
-            raise FormatError(f"count and score must be whole numbers, got {raw.strip()!r}", line=number, source=source) from None
+        if not (_SMALL_NUMBER.fullmatch(count_text) and _SMALL_NUMBER.fullmatch(score_text)):
+            raise FormatError(
+                f"count and score must be whole numbers from 0 to 999, got {quote(raw.strip())}",
+                line=number,
+                source=source,
+            )
+        count, score = int(count_text), int(score_text)
         if kind not in ("vowel", "consonant"):
-            raise FormatError(f"expected 'vowel' or 'consonant', got {kind!r}", line=number, source=source)
+            raise FormatError(f"expected 'vowel' or 'consonant', got {quote(kind)}", line=number, source=source)
         if label == BLANK_LABEL:
             blank = (count, score)
             continue
         if label != label.upper() or label.upper() == label.lower():
-            raise FormatError(f"a tile label must be upper-case letters, got {label!r}", line=number, source=source)
+            raise FormatError(f"a tile label must be upper-case letters, got {quote(label)}", line=number, source=source)
         if label in labels:
-            raise FormatError(f"tile {label!r} is listed twice", line=number, source=source)
+            raise FormatError(f"tile {quote(label)} is listed twice", line=number, source=source)
         labels.append(label)
         counts.append(count)
         scores.append(score)
@@ -299,31 +304,40 @@ def _parse_alphabet(name: str, text: str, source: str) -> Alphabet:
     )
 
 
+ALPHABETS: Catalog[Alphabet] = Catalog("tile set", "alphabets", _parse_alphabet)
+"""The tile sets known by name: those that ship with tilebag and those read
+from files the user chose (:func:`load_alphabet_file`)."""
+
+
 def alphabet_names() -> list[str]:
-    """Names of the tile sets that ship with tilebag.
+    """Names of the tile sets :func:`load_alphabet` knows: those that ship
+    with tilebag, then those read from files.
 
     >>> "english" in alphabet_names() and "polish" in alphabet_names()
     True
     """
-    folder = importlib.resources.files("tilebag") / "data" / "alphabets"
-    return sorted(p.name[: -len(".txt")] for p in folder.iterdir() if p.name.endswith(".txt"))
+    return ALPHABETS.names()
 
 
-@functools.cache
-def load_alphabet(name_or_path: str = "english") -> Alphabet:
-    """A tile set by name (one that ships with tilebag) or by file path.
+def load_alphabet(name: str = "english") -> Alphabet:
+    """A tile set by name (any case): one that ships with tilebag, or one
+    read before by :func:`load_alphabet_file`. A name is never a path, so
+    names read from records and positions are safe to pass.
 
-    :raises FormatError: for an unknown name or a malformed file.
+    :raises FormatError: for an unknown name, listing the known ones.
     """
-    key = name_or_path.lower()
-    folder = importlib.resources.files("tilebag") / "data" / "alphabets"
-    resource = folder / f"{key}.txt"
-    if resource.is_file():
-        return _parse_alphabet(key, resource.read_text(encoding="utf-8"), f"{key}.txt")
-    path = Path(name_or_path)
-    if path.is_file():
-        return _parse_alphabet(path.stem, path.read_text(encoding="utf-8"), str(path))
-    raise FormatError(f"unknown tile set {name_or_path!r}; known: {', '.join(alphabet_names())}")
+    return ALPHABETS.get(name)
+
+
+def load_alphabet_file(path: str | Path) -> Alphabet:
+    """Read a tile set file the user chose (``--alphabet FILE``), named
+    after the file (``tiny.txt`` is ``tiny``), from then on known to
+    :func:`load_alphabet` by that name.
+
+    :raises FormatError: naming the line of a malformed file, or a file
+        that cannot be read (see :meth:`tilebag.catalog.Catalog.load_file`).
+    """
+    return ALPHABETS.load_file(path)
 
 
 def tile_counts(tiles: Iterable[Tile], size: int) -> list[int]:

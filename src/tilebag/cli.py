@@ -20,6 +20,25 @@ if TYPE_CHECKING:
     from tilebag.rules import Rules
 
 
+def alphabet_option(text: str) -> str:
+    """An ``--alphabet`` value: the name of a tile set tilebag knows, or the
+    path of a tile set file (read and registered under its file name).
+    Only the command line may name a file: records name tile sets by name.
+
+    :raises argparse.ArgumentTypeError: for neither, with the reason.
+    """
+    from tilebag.alphabet import alphabet_names, load_alphabet_file
+
+    if text.lower() in alphabet_names():
+        return text.lower()
+    if os.path.isfile(text):
+        try:
+            return load_alphabet_file(text).name
+        except FormatError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+    raise argparse.ArgumentTypeError(f"no tile set named {text!r} and no such file; known: {', '.join(alphabet_names())}")
+
+
 def _add_gcg(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     gcg = sub.add_parser("gcg", help="work with GCG game records")
     gcg_sub = gcg.add_subparsers(dest="gcg_command", required=True, metavar="COMMAND")
@@ -33,7 +52,12 @@ def _add_gcg(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     check.add_argument("files", nargs="+", metavar="FILE", help="GCG files")
     check.add_argument("--lexicon", metavar="NAME|PATH", help="also list words not in this lexicon (as warnings)")
-    check.add_argument("--alphabet", metavar="NAME", help="tile set of the records (default: from the record, else english)")
+    check.add_argument(
+        "--alphabet",
+        metavar="NAME|FILE",
+        type=alphabet_option,
+        help="tile set of the records: a name (english, polish...) or a tile set file (default: from the record, else english)",
+    )
     check.add_argument("-q", "--quiet", action="store_true", help="print only problems, not one line per good file")
     check.set_defaults(func=_cmd_gcg_check)
 
@@ -45,12 +69,6 @@ def _cmd_gcg_check(args: argparse.Namespace) -> int:
 
     lexicon = None
     status = 0
-    if args.alphabet:
-        try:
-            load_alphabet(args.alphabet)
-        except FormatError as err:
-            print(f"tilebag: {err}", file=sys.stderr)
-            return 2
     if args.lexicon:
         try:
             lexicon = load_lexicon(args.lexicon, alphabet=load_alphabet(args.alphabet or "english"))
@@ -66,7 +84,7 @@ def _cmd_gcg_check(args: argparse.Namespace) -> int:
             continue
         except FormatError as err:
             hint = ""
-            if not args.alphabet:
+            if not args.alphabet and "is not a tile of the english tile set" in str(err):
                 fits = [a for a in alphabet_names() if a != "english" and _parses_as(name, a)]
                 if fits:
                     hint = f" (the record parses with --alphabet {fits[0]})"

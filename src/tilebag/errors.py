@@ -15,6 +15,24 @@ from __future__ import annotations
 
 import enum
 
+QUOTE_LIMIT = 80
+"""Characters of untrusted input an error message quotes at most."""
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for an error message (as ``repr`` does), cut to
+    ``limit`` characters with the full length said, so a message never
+    repeats a whole oversized input.
+
+    >>> quote("8F HORN")
+    "'8F HORN'"
+    >>> quote("A" * 100_000)
+    "'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'... (100000 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
 
 class TilebagError(Exception):
     """Base class of every error tilebag raises on purpose."""
@@ -40,6 +58,9 @@ class Illegal(enum.Enum):
     NOT_IN_LINE = "not in one line"
     GAP = "gap"
     SQUARE_OCCUPIED = "square occupied"
+    PLAYED_THROUGH_MISMATCH = "played-through letter differs"
+    """A letter written for a square the play goes through (``FA(X)M``) is
+    not the letter on that square."""
     WORD_INCOMPLETE = "word incomplete"
     NOT_CONNECTED = "not connected"
     FIRST_PLAY_NOT_ON_START = "first play misses the start square"
@@ -110,3 +131,15 @@ class FormatError(TilebagError, ValueError):
         if self.line:
             where += f"{self.line}:"
         return f"{where} {self.message}" if where else self.message
+
+
+class NothingToUndoError(TilebagError, IndexError):
+    """:meth:`tilebag.Game.pop` on a game with no action to undo (an
+    :class:`IndexError`, as popping an empty stack is).
+
+    >>> from tilebag import Game
+    >>> Game(2).pop()
+    Traceback (most recent call last):
+    ...
+    tilebag.errors.NothingToUndoError: nothing to undo: no move has been played yet
+    """

@@ -18,14 +18,13 @@ named by its first square: row first (``8F``) reads across, column first
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
-from tilebag.errors import FormatError, InvalidMoveError
+from tilebag.catalog import Catalog
+from tilebag.errors import FormatError, InvalidMoveError, quote
 
 Square: TypeAlias = int
 """A square index, ``row * cols + col``, both from 0."""
@@ -100,7 +99,7 @@ class BoardLayout:
         """
         m = _POSITION.match(text)
         if not m:
-            raise InvalidMoveError(f"{text!r} is not a position such as 8F (across) or F8 (down)")
+            raise InvalidMoveError(f"{quote(text)} is not a position such as 8F (across) or F8 (down)")
         if m.group("row1") is not None:
             row_text, col_text, down = m.group("row1"), m.group("col1"), False
         else:
@@ -108,7 +107,7 @@ class BoardLayout:
         row = int(row_text) - 1
         col = ord(col_text.upper()) - ord("A")
         if not self.on_board(row, col):
-            raise InvalidMoveError(f"{text!r} is off the {self.rows}x{self.cols} board")
+            raise InvalidMoveError(f"{quote(text)} is off the {self.rows}x{self.cols} board")
         return row, col, down
 
     def position_name(self, row: int, col: int, down: bool) -> str:
@@ -135,6 +134,8 @@ def _parse_layout(name: str, text: str, source: str) -> BoardLayout:
     cols = len(grid[0])
     if cols > 26:
         raise FormatError("a board has at most 26 columns (A-Z)", source=source)
+    if len(grid) > 99:
+        raise FormatError("a board has at most 99 rows", source=source)
     flat = "".join(grid)
     starts = [i for i, ch in enumerate(flat) if ch == "*"]
     if len(starts) != 1:
@@ -149,17 +150,34 @@ def _parse_layout(name: str, text: str, source: str) -> BoardLayout:
     )
 
 
-@functools.cache
-def load_layout(name_or_path: str = "standard") -> BoardLayout:
-    """A board layout by name (one that ships with tilebag) or by file path.
+LAYOUTS: Catalog[BoardLayout] = Catalog("board layout", "layouts", _parse_layout)
+"""The board layouts known by name: those that ship with tilebag and those
+read from files the user chose (:func:`load_layout_file`)."""
 
-    :raises FormatError: for an unknown name or a malformed file.
+
+def layout_names() -> list[str]:
+    """Names of the layouts :func:`load_layout` knows.
+
+    >>> layout_names()[0]
+    'standard'
     """
-    key = name_or_path.lower()
-    resource = importlib.resources.files("tilebag") / "data" / "layouts" / f"{key}.txt"
-    if resource.is_file():
-        return _parse_layout(key, resource.read_text(encoding="utf-8"), f"{key}.txt")
-    path = Path(name_or_path)
-    if path.is_file():
-        return _parse_layout(path.stem, path.read_text(encoding="utf-8"), str(path))
-    raise FormatError(f"unknown board layout {name_or_path!r}")
+    return LAYOUTS.names()
+
+
+def load_layout(name: str = "standard") -> BoardLayout:
+    """A board layout by name (any case): one that ships with tilebag, or
+    one read before by :func:`load_layout_file`. A name is never a path.
+
+    :raises FormatError: for an unknown name, listing the known ones.
+    """
+    return LAYOUTS.get(name)
+
+
+def load_layout_file(path: str | Path) -> BoardLayout:
+    """Read a layout file the user chose, named after the file, from then
+    on known to :func:`load_layout` by that name.
+
+    :raises FormatError: naming the line of a malformed file, or a file
+        that cannot be read.
+    """
+    return LAYOUTS.load_file(path)
