@@ -67,12 +67,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from tilebag.alphabet import Alphabet, Tile, load_alphabet
-from tilebag.errors import FormatError, InvalidMoveError
-from tilebag.layout import BoardLayout, load_layout
+from tilebag.alphabet import Alphabet, Tile, alphabet_names, load_alphabet
+from tilebag.errors import FormatError, InvalidMoveError, quote
+from tilebag.layout import BoardLayout, layout_names, load_layout
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
-from tilebag.rules import OPTIONS, Rules, RulesError
+from tilebag.rules import OPTIONS, Rules, RulesError, check_bounds
 
 LOGGER = logging.getLogger(__name__)
 
@@ -90,8 +90,23 @@ LEXICON_ALPHABETS = {
 }
 """Lexicon name prefixes that imply a tile set other than English."""
 
-_SCORE = re.compile(r"^[+-]?\d+$")
+MAX_RECORD_BYTES = 1 << 20
+"""The largest GCG file :func:`load` reads (a long annotated game is 20 KB)."""
+
+MAX_LINE_CHARS = 10_000
+"""The longest line a record may have (a long ``#note`` included)."""
+
+MAX_GAME_LINES = 5_000
+"""The most lines one game of a record may have (a game has about 30 events)."""
+
+MAX_DIGITS = 6
+"""Scores and running totals have at most this many digits."""
+
+_NUMBER = re.compile(r"^[+-]?\d+$")
+_SIGNED = re.compile(r"^[+-]\d+$")
 _POSITION = re.compile(r"^(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
+_CROSS_WORD = re.compile(r"^[^\W\d_]+,?$")
+"""A word of the cross-words Quackle's older records list after the running total."""
 
 CHALLENGE_PRAGMA = "challenge-rule"
 """The pragma of the ``challenge`` option (its name in other programs' records)."""
@@ -140,6 +155,15 @@ def rules_pragmas(rules: Rules) -> list[tuple[str, str]]:
     return first + rest
 
 
+class PragmaError(RulesError):
+    """A rules pragma whose value is not one its option takes; :attr:`key`
+    is the pragma."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 def pragma_rules(pragmas: Iterable[tuple[str, str]], base: Rules | None = None) -> Rules:
     """``base`` (the standard rules by default) changed by the rules
     pragmas among these (see :func:`rules_pragmas`); other pragmas are left
@@ -149,8 +173,8 @@ def pragma_rules(pragmas: Iterable[tuple[str, str]], base: Rules | None = None) 
     >>> pragma_rules([("rack-size", "9"), ("recycle", ""), ("lexicon", "CSW21")]).describe()
     ['rack size 9', 'recycle']
 
-    :raises RulesError: naming a pragma whose value is not one its option takes,
-        or options that conflict.
+    :raises PragmaError: naming a pragma whose value is not one its option takes.
+    :raises RulesError: for options that conflict.
     """
     rules = base or Rules()
     changes: dict[str, object] = {}
@@ -165,10 +189,11 @@ def pragma_rules(pragmas: Iterable[tuple[str, str]], base: Rules | None = None) 
         option = OPTIONS[name]
         try:
             changes[name] = option.parse(text or "yes")
+            check_bounds(name, changes[name])
         except (ValueError, RulesError) as err:
             if key == CHALLENGE_PRAGMA:
                 continue
-            raise RulesError(f"#{key} {text!r}: {err}") from None
+            raise PragmaError(key, f"#{key} {quote(text)}: {err}") from None
     try:
         return rules.replace(**changes)
     except RulesError as err:
@@ -224,10 +249,9 @@ def decode(data: bytes) -> ReadResult:
     declared: str | None = None
     if first.lower().startswith(b"#character-encoding"):
         declared = first[len(b"#character-encoding") :].strip().decode("ascii", "replace")
-        try:
-            codec = codecs.lookup(declared).name
-        except LookupError:
-            warnings.append(f"1: unknown character encoding {declared!r}; read as UTF-8 or ISO-8859-1")
+        codec = _text_codec(declared)
+        if codec is None:
+            warnings.append(f"1: unknown character encoding {quote(declared)}; read as UTF-8 or ISO-8859-1")
         else:
             try:
                 return ReadResult(data.decode(codec), codec, declared, warnings)
@@ -240,6 +264,25 @@ def decode(data: bytes) -> ReadResult:
         return ReadResult(data.decode("utf-8"), "utf-8", declared, warnings)
     except UnicodeDecodeError:
         return ReadResult(data.decode("iso-8859-1"), "iso-8859-1", declared, warnings)
+
+
+def _text_codec(name: str) -> str | None:
+    """The codec a declared character encoding names, when it is a text
+    encoding (not a bytes-to-bytes codec such as ``hex``, nor a name with
+    a NUL byte in it)."""
+    if not 0 < len(name) <= 40 or not name.isprintable():
+        return None
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError):
+        return None
+    if not getattr(info, "_is_text_encoding", True) or info.name in _UNSAFE_CODECS:
+        return None
+    return info.name
+
+
+_UNSAFE_CODECS = frozenset({"idna", "punycode", "unicode-escape", "raw-unicode-escape", "undefined"})
+"""Text codecs no record is written in, whose decoding does surprising work."""
 
 
 class _LineSource:
@@ -281,6 +324,9 @@ def read_game(
     line is skipped and its error kept in ``record.errors`` (each with its
     line number); otherwise the first one raises.
 
+    Lines longer than :data:`MAX_LINE_CHARS` and games longer than
+    :data:`MAX_GAME_LINES` are refused even in lenient mode.
+
     :raises FormatError: naming the line, when not lenient.
     """
     lines = _LineSource(handle)
@@ -291,6 +337,10 @@ def read_game(
         if item is None:
             break
         number, line = item
+        if len(line) > MAX_LINE_CHARS + 2:
+            raise FormatError(f"the line has {len(line)} characters, at most {MAX_LINE_CHARS}", line=number, source=source)
+        if len(raw) >= MAX_GAME_LINES:
+            raise FormatError(f"a game has at most {MAX_GAME_LINES} lines", line=number, source=source)
         stripped = line.strip()
         if seen_event and stripped.lower().startswith(("#player1 ", "#character-encoding")):
             lines.push_back(item)
@@ -331,11 +381,16 @@ def load(
 ) -> GameRecord:
     """Read the (first) game of a GCG file, decoding it as it declares.
 
-    :raises FormatError: naming the file and line.
+    :raises FormatError: naming the file and line; for a file larger than
+        :data:`MAX_RECORD_BYTES`.
     :raises OSError: when the file cannot be read.
     """
     path = Path(path)
-    decoded = decode(path.read_bytes())
+    with path.open("rb") as handle:
+        data = handle.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise FormatError(f"the file is larger than {MAX_RECORD_BYTES} bytes: not a game record", source=str(path))
+    decoded = decode(data)
     record = read_game(io.StringIO(decoded.text), alphabet=alphabet, lenient=lenient, source=str(path))
     if record is None:
         raise FormatError("the file holds no game", source=str(path))
@@ -343,15 +398,29 @@ def load(
     return record
 
 
-def _alphabet_for(pragmas: dict[str, str], explicit: Alphabet | str | None) -> Alphabet:
+def _alphabet_for(pragmas: dict[str, tuple[int, str]], explicit: Alphabet | str | None, source: str | None) -> Alphabet:
+    """The record's tile set: the caller's choice, else the one a pragma
+    names (by name only), else the one its lexicon implies, else English.
+
+    :raises FormatError: naming the line of a pragma that names no tile set
+        tilebag knows.
+    """
     if isinstance(explicit, Alphabet):
         return explicit
     if explicit:
         return load_alphabet(explicit)
     for key in ALPHABET_PRAGMAS:
         if key in pragmas:
-            return load_alphabet(pragmas[key].split()[0])
-    lexicon = pragmas.get("lexicon", "").upper()
+            number, value = pragmas[key]
+            name = value.split()[0] if value.split() else ""
+            if name.lower() not in alphabet_names():
+                raise FormatError(
+                    f"#{key}: unknown tile set {quote(name)}; a record names one of {', '.join(alphabet_names())}",
+                    line=number,
+                    source=source,
+                )
+            return load_alphabet(name)
+    lexicon = pragmas.get("lexicon", (0, ""))[1].upper()
     for prefix, name in LEXICON_ALPHABETS.items():
         if lexicon.startswith(prefix):
             return load_alphabet(name)
@@ -365,20 +434,30 @@ def _parse(
     lenient: bool,
     source: str | None,
 ) -> GameRecord:
-    first_values: dict[str, str] = {}
-    for _, text in raw:
+    first_values: dict[str, tuple[int, str]] = {}
+    for number, text in raw:
         stripped = text.strip()
         if stripped.startswith("#"):
             key, _, value = stripped[1:].partition(" ")
-            first_values.setdefault(key.lower(), value.strip())
-    tiles = _alphabet_for(first_values, alphabet)
+            first_values.setdefault(key.lower(), (number, value.strip()))
+    try:
+        tiles = _alphabet_for(first_values, alphabet, source)
+    except FormatError as err:
+        if not lenient:
+            raise
+        tiles = load_alphabet("english")
+        errors = [err]
+    else:
+        errors = []
     record = GameRecord(alphabet=tiles.name)
+    record.errors.extend(errors)
     parser = _Parser(record, tiles, source)
     lines: list[tuple[int, str | None]] = [*raw, (0, None)]  # None: the end, where a marker left over is an error
     for number, line in lines:
         try:
             if line is None:
                 parser.finish()
+                _check_rules_pragmas(record, source)
             else:
                 parser.line(number, line)
         except FormatError as err:
@@ -393,6 +472,26 @@ def _parse(
             record.errors.append(error)
             LOGGER.warning("%s", error)
     return record
+
+
+def _check_rules_pragmas(record: GameRecord, source: str | None) -> None:
+    """The rules pragmas must each take a value their option takes, and
+    together make rules that do not conflict.
+
+    :raises FormatError: naming the line of the pragma that is wrong (the
+        first rules pragma, for a conflict).
+    """
+    try:
+        pragma_rules(record.pragmas)
+    except PragmaError as err:
+        raise FormatError(str(err), line=record.pragma_lines.get(err.key, 0), source=source) from None
+    except RulesError as err:
+        lines = [
+            record.pragma_lines.get(key, 0)
+            for key, _ in record.pragmas
+            if key in ("board-layout", CHALLENGE_PRAGMA) or key.replace("-", "_") in OPTIONS
+        ]
+        raise FormatError(str(err), line=min(lines, default=0), source=source) from None
 
 
 @dataclass
@@ -412,7 +511,8 @@ class _Parser:
         self.layout = load_layout("standard")
         self.source = source
         self.note_open = False
-        self.nicknames: dict[str, int] = {}
+        self.nicknames: dict[str, list[int]] = {}
+        """The seats of each nickname (two seats may share one: ``NoName``)."""
         self.declared: set[str] = set()
         self.marker: _Marker | None = None
 
@@ -460,7 +560,11 @@ class _Parser:
             while len(record.players) <= index:
                 record.players.append(PlayerInfo(f"player{len(record.players) + 1}"))
             record.players[index] = PlayerInfo(nickname, name.strip() or nickname)
-            self.nicknames[nickname] = index
+            for seats in self.nicknames.values():
+                if index in seats:
+                    seats.remove(index)
+            self.nicknames.setdefault(nickname, []).append(index)
+            self.nicknames[nickname].sort()
         elif re.fullmatch(r"rack[1-9]", key):
             index = int(key[4:]) - 1
             record.final_racks[index] = self.rack(value, number)
@@ -479,6 +583,11 @@ class _Parser:
         elif key in ALPHABET_PRAGMAS:
             record.alphabet = self.alphabet.name
         else:
+            if key == "board-layout" and value.lower() not in layout_names():
+                raise self.error(
+                    f"#{key}: unknown board layout {quote(value)}; a record names one of {', '.join(layout_names())}",
+                    number,
+                )
             record.pragmas.append((key, value))
 
     def rack(self, text: str, number: int) -> tuple[Tile, ...]:
@@ -488,17 +597,37 @@ class _Parser:
             message = str(err).removeprefix(f"{text!r}: ")
             raise self.error(f"bad rack {text!r}: {message}", number) from None
 
-    def player(self, nickname: str, number: int) -> int:
-        index = self.nicknames.get(nickname)
-        if index is not None:
-            return index
+    def player(self, nickname: str, number: int, *, score: int | None = None, total: int | None = None) -> int:
+        """The seat of a nickname. When seats share it, the seat whose
+        running total the event's ``score`` and ``total`` continue, else the
+        next of them in turn order (the game alternates).
+
+        :raises FormatError: for a nickname no ``#player`` pragma names.
+        """
+        seats = self.nicknames.get(nickname)
+        if seats:
+            return seats[0] if len(seats) == 1 else self.shared_seat(seats, score, total)
         if any(key.startswith("player") for key in self.declared):
             known = ", ".join(p.nickname for p in self.record.players)
-            raise self.error(f"unknown player {nickname!r} (the #player pragmas name {known})", number)
+            raise self.error(f"unknown player {quote(nickname)} (the #player pragmas name {known})", number)
+        if not nickname or len(nickname) > 100 or not nickname.isprintable():
+            raise self.error(f"a nickname is up to 100 printable characters, got {quote(nickname)}", number)
         # A record without #player pragmas names its players by their events.
         self.record.players.append(PlayerInfo(nickname))
-        self.nicknames[nickname] = len(self.record.players) - 1
-        return self.nicknames[nickname]
+        self.nicknames[nickname] = [len(self.record.players) - 1]
+        return len(self.record.players) - 1
+
+    def shared_seat(self, seats: list[int], score: int | None, total: int | None) -> int:
+        events = self.record.events
+        if score is not None and total is not None:
+            fits = [s for s in seats if next((e.total for e in reversed(events) if e.player == s), 0) + score == total]
+            if len(fits) == 1:
+                return fits[0]
+        last = next((e.player for e in reversed(events) if e.kind.is_turn), None)
+        if last is None:
+            return seats[0]
+        count = max(len(self.record.players), 1)
+        return min(seats, key=lambda s: (s - last - 1) % count)
 
     def finish(self) -> None:
         """The end of the game's lines: no marker may be left waiting."""
@@ -579,28 +708,32 @@ class _Parser:
             )
         event.move = anagram
 
+    def number(self, text: str, what: str, example: str, number: int) -> int:
+        """A score or a running total, of at most :data:`MAX_DIGITS` digits."""
+        if not _NUMBER.match(text):
+            raise self.error(f"{what} {quote(text)} is not a number such as {example}", number)
+        if len(text.lstrip("+-")) > MAX_DIGITS:
+            raise self.error(f"{what} {quote(text)} has more than {MAX_DIGITS} digits", number)
+        return int(text)
+
     def event(self, number: int, text: str) -> None:
         marker, self.marker = self.marker, None  # used by this line, even a malformed one
         head, colon, rest = text[1:].partition(":")
         if not colon:
-            raise self.error(f"an event line is '>nickname: ...', got {text!r}", number)
-        player = self.player(head.strip(), number)
-        tokens = rest.split()
+            raise self.error(f"an event line is '>nickname: ...', got {quote(text)}", number)
+        tokens = _without_cross_words(rest.split())
         if len(tokens) < 3 and not (len(tokens) == 2 and tokens[0].startswith("(")):
-            raise self.error(f"an event needs a play, a score and a running total: {text!r}", number)
-        score_text, total_text = tokens[-2], tokens[-1]
-        if not _SCORE.match(score_text):
-            raise self.error(f"score {score_text!r} is not a number such as +14 or -7", number)
-        if not _SCORE.match(total_text):
-            raise self.error(f"running total {total_text!r} is not a number", number)
-        score, total = int(score_text), int(total_text)
+            raise self.error(f"an event needs a play, a score and a running total: {quote(text)}", number)
+        score = self.number(tokens[-2], "score", "+14 or -7", number)
+        total = self.number(tokens[-1], "running total", "314", number)
+        player = self.player(head.strip(), number, score=score, total=total)
         body = tokens[:-2]
         action = body[-1]
         has_rack = len(body) == 3 or (len(body) == 2 and not _POSITION.match(body[0]))
         rack = self.rack(body[0], number) if has_rack else None
         event = Event(EventKind.PASS, player, score, total, rack=rack, line=number)
         if len(body) > 3:
-            raise self.error(f"too many fields in {text!r}", number)
+            raise self.error(f"too many fields in {quote(text)}", number)
         if action == "--":
             event.kind = EventKind.WITHDRAWN
         elif action.lower() == "(challenge)":
@@ -617,6 +750,8 @@ class _Parser:
                 event.kind = EventKind.PASS
                 event.move = Move.pass_()
             elif letters.isdigit():
+                if len(letters) > 2:
+                    raise self.error(f"an exchange of {quote(letters)} tiles: a rack holds far fewer", number)
                 event.kind = EventKind.EXCHANGE
                 event.exchange_count = int(letters)
             else:
@@ -628,13 +763,33 @@ class _Parser:
             elif len(body) == 2:
                 position, word = body
             else:
-                raise self.error(f"a placement needs a position and a word: {text!r}", number)
+                raise self.error(f"a placement needs a position and a word: {quote(text)}", number)
             event.kind = EventKind.PLACE
             event.move = Move.from_gcg(f"{position} {word}", self.alphabet, self.layout)
         if len(body) == 3 and event.kind is not EventKind.PLACE:
-            raise self.error(f"too many fields in {text!r}", number)
+            raise self.error(f"too many fields in {quote(text)}", number)
         self.apply_marker(marker, event, number)
         self.record.events.append(event)
+
+
+def _without_cross_words(tokens: list[str]) -> list[str]:
+    """An event line's fields without the cross-words that Quackle's older
+    records list after the running total (``>Quackle: BEDGMNP 7e BEDIM +26
+    66 BE, ET, DO``): tilebag finds the words a play forms itself.
+
+    >>> _without_cross_words("BEDGMNP 7e BEDIM +26 66 BE, ET, DO".split())
+    ['BEDGMNP', '7e', 'BEDIM', '+26', '66']
+    >>> _without_cross_words("HNOR 8F HORN +14 14".split())
+    ['HNOR', '8F', 'HORN', '+14', '14']
+    """
+    if len(tokens) < 2 or (_NUMBER.match(tokens[-2]) and _NUMBER.match(tokens[-1])):
+        return tokens
+    for i in range(len(tokens) - 3, -1, -1):
+        if not _CROSS_WORD.match(tokens[i + 2]):
+            break
+        if _SIGNED.match(tokens[i]) and _NUMBER.match(tokens[i + 1]):
+            return tokens[: i + 2]
+    return tokens
 
 
 # -- writing -------------------------------------------------------------

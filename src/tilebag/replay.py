@@ -321,7 +321,7 @@ class _Replayer:
         record = self.record
         players = [p.name for p in record.players] or ["player1", "player2"]
         to_move = record.to_move
-        first = record.events[0].player if record.events or to_move is None else to_move
+        first = record.events[0].player if record.events else to_move or 0
         try:
             if to_move is not None and not 0 <= to_move < len(players):
                 line = record.pragma_lines.get(TO_MOVE_PRAGMA, 0)
@@ -615,6 +615,8 @@ class _Replayer:
         return normal
 
     def check_on_rack(self, event: Event, needed: list[Tile], recorded: tuple[Tile, ...] | None, verb: str) -> None:
+        """A recorded rack that lacks tiles the move uses is the recorder's
+        slip (the rack line is their note): a warning, and the scores decide."""
         if recorded is None:
             return
         missing = Counter(needed) - Counter(recorded)
@@ -623,17 +625,25 @@ class _Replayer:
                 event,
                 f"{verb} {self.fmt_rack(missing.elements())}, which the recorded rack {self.fmt_rack(recorded)} "
                 "does not hold",
+                warning=True,
             )
 
     def set_rack(self, event: Event, recorded: tuple[Tile, ...] | None, *, needed: list[Tile]) -> None:
         """Give the player the recorded rack (completed from the unseen tiles),
-        or at least the tiles the move needs."""
+        or at least the tiles the move needs: a recorded rack that lacks some
+        of them has them in place of tiles the move does not use."""
         g = self.game
         assert g is not None
         p = event.player
         wanted = list(recorded) if recorded is not None else []
-        for t in (Counter(needed) - Counter(wanted)).elements():
-            wanted.append(t)
+        wanted += (Counter(needed) - Counter(wanted)).elements()
+        spare = Counter(wanted) - Counter(needed)
+        for i in range(len(wanted) - 1, -1, -1):
+            if len(wanted) <= g.rules.rack_size:
+                break
+            if spare[wanted[i]]:
+                spare[wanted[i]] -= 1
+                del wanted[i]
         if not wanted:
             return
         if Counter(wanted) <= Counter(g.rack(p)):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -103,6 +104,49 @@ FINISH_TARGETS: dict[FinishLevel, tuple[int, int, int]] = {
 """Finish Line targets for 2, 3 and 4 players, as the rules give them."""
 
 
+MAX_RACK_SIZE = 20
+"""The largest rack the rules allow (9 in the 9-tile variation)."""
+
+_LIMITS: dict[str, int] = {
+    "rack_size": MAX_RACK_SIZE,
+    "bingo_bonus": 1000,
+    "min_first_word": MAX_RACK_SIZE,
+    "scoreless_turns": 1_000_000,
+    "exchange_min_bag": 1000,
+    "finish_target": 100_000,
+    "finish_player_targets": 100_000,
+    "turn_time": 7 * 24 * 3600,
+    "game_clock": 7 * 24 * 3600,
+    "overtime_penalty": 1000,
+}
+"""The largest value of each numeric option (times in seconds: a week)."""
+
+
+def check_bounds(name: str, value: object) -> None:
+    """A numeric option's value must be finite and within :data:`_LIMITS`
+    (rules come from records and requests too, so no value may exhaust
+    memory or time).
+
+    >>> check_bounds("rack_size", 99)
+    Traceback (most recent call last):
+    ...
+    tilebag.rules.RulesError: rack_size must be at most 20, got 99
+
+    :raises RulesError: naming the option and the limit.
+    """
+    top = _LIMITS.get(name)
+    if top is None:
+        return
+    values = value if isinstance(value, tuple) else (value,)
+    for v in values:
+        if not isinstance(v, int | float):
+            continue
+        if isinstance(v, float) and not math.isfinite(v):
+            raise RulesError(f"{name} must be a finite number, got {v}")
+        if v > top:
+            raise RulesError(f"{name} must be at most {top}, got {v}")
+
+
 @dataclass(frozen=True)
 class Rules:
     """Everything a game's rules vary. Presets come from :func:`find_rules`;
@@ -167,6 +211,7 @@ class Rules:
     """Points lost per minute (or part of one) over the game clock."""
 
     def __post_init__(self) -> None:
+        self._check_bounds()
         if self.rack_size < 1:
             raise RulesError(f"rack_size must be at least 1, got {self.rack_size}")
         if not 1 <= self.bingo_tiles <= self.rack_size:
@@ -217,6 +262,10 @@ class Rules:
             raise RulesError(
                 f"turn_time {self.turn_time:g} s is longer than the whole game_clock {self.game_clock:g} s"
             )
+
+    def _check_bounds(self) -> None:
+        for name in _LIMITS:
+            check_bounds(name, getattr(self, name))
 
     @property
     def is_finish_line(self) -> bool:
