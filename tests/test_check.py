@@ -180,12 +180,19 @@ def test_every_altered_figure_fails_at_its_line(name: str, change) -> None:  # t
             ">doug: AEJNOSV F3 JAVE..N +34 66",
             "recorded score +34, the rules give +19 (JAVEENN 19)",
         ),
-        # A letter the recorded rack does not hold.
+        # A letter the recorded rack does not hold: a warning; the score decides.
         (
             "gcgio_testdata_doug_v_emely.gcg",
             ">doug: DINNVWY 8D WINDY +32 32",
             ">doug: DINNVWY 8D WINDS +32 32",
-            "plays S, which the recorded rack DINNVWY does not hold",
+            "recorded score +32, the rules give +26 (WINDS 26)",
+        ),
+        # Played through a square holding another letter.
+        (
+            "gcgio_testdata_doug_v_emely.gcg",
+            ">doug: AEJNOSV E3 JAVE..N +34 66",
+            ">doug: AEJNOSV E3 JAVE(LX)N +34 66",
+            "illegal placement: E3 JAVE(LX)N: E8 holds I, but the play writes (X) for it",
         ),
         # Played through an empty square.
         (

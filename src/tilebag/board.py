@@ -83,7 +83,9 @@ class Board:
     def check_placement(self, move: Move, *, first_play_min_tiles: int = 2) -> Move:
         """Check a placement against the board alone (no rack, no lexicon) and
         return it normalised: a letter written out on a square that already
-        holds it becomes a played-through square.
+        holds it becomes a played-through square. A letter written for a
+        played-through square (``FA(R)M``) must be the letter there, from a
+        blank or not.
 
         :raises IllegalMoveError: naming the broken rule and the square.
         """
@@ -110,7 +112,13 @@ class Board:
                     )
                 placed += 1
             elif t == PLAYED_THROUGH:
-                continue
+                written = move.through[i] if move.through else 0
+                if written and written & ~BLANK_BIT != on_board & ~BLANK_BIT:
+                    raise IllegalMoveError(
+                        Illegal.PLAYED_THROUGH_MISMATCH,
+                        f"{text}: {square} holds {self.alphabet.label(on_board)}, "
+                        f"but the play writes ({self.alphabet.label(written)}) for it",
+                    )
             elif t & ~BLANK_BIT == on_board & ~BLANK_BIT:
                 tiles[i] = PLAYED_THROUGH
             else:

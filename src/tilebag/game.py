@@ -33,7 +33,14 @@ from dataclasses import dataclass, field
 from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, missing_tiles, rack_tile
 from tilebag.bag import Bag
 from tilebag.board import Board, Word
-from tilebag.errors import GameOverError, Illegal, IllegalMoveError, InvalidMoveError, PhonyError
+from tilebag.errors import (
+    GameOverError,
+    Illegal,
+    IllegalMoveError,
+    InvalidMoveError,
+    NothingToUndoError,
+    PhonyError,
+)
 from tilebag.layout import load_layout
 from tilebag.lexicon import Lexicon, default_lexicon
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
@@ -225,12 +232,30 @@ class Game:
         return self.players[self.turn]
 
     def rack(self, player: int | None = None) -> list[Tile]:
-        """A copy of a player's rack (the player to move by default)."""
-        return list(self.players[self.turn if player is None else player].rack)
+        """A copy of a player's rack (the player to move by default).
+
+        :raises IllegalMoveError: when there is no such player.
+        """
+        return list(self.players[self._seat(player)].rack)
+
+    def _seat(self, player: int | None) -> int:
+        """A player's index (the player to move for ``None``), checked.
+
+        :raises IllegalMoveError: (:attr:`Illegal.WRONG_PLAYER`) when the
+            game has no such player.
+        """
+        if player is None:
+            return self.turn
+        if not 0 <= player < len(self.players):
+            raise IllegalMoveError(
+                Illegal.WRONG_PLAYER,
+                f"there is no player {player}: the game's players are 0 to {len(self.players) - 1}",
+            )
+        return player
 
     def unseen(self, player: int | None = None) -> list[Tile]:
         """Tiles the player cannot see: the bag and the other racks, sorted."""
-        me = self.turn if player is None else player
+        me = self._seat(player)
         tiles = self.bag.tiles()
         for i, p in enumerate(self.players):
             if i != me:
@@ -525,10 +550,11 @@ class Game:
         """Undo the last action (a move, a challenge or an adjustment) and
         return what was undone. The game is exactly as it was before it.
 
-        :raises IndexError: when there is nothing to undo.
+        :raises NothingToUndoError: (an :class:`IndexError`) when there is
+            nothing to undo.
         """
         if not self._stack:
-            raise IndexError("nothing to undo")
+            raise NothingToUndoError("nothing to undo: no move has been played yet")
         snap = self._stack.pop()
         self._restore(snap)
         return snap.undo
@@ -921,6 +947,7 @@ class Game:
         (negative points, ``kind=EventKind.TIME_PENALTY``). Undone by :meth:`pop`."""
         if kind not in (EventKind.CHALLENGE, EventKind.TIME_PENALTY):
             raise ValueError(f"points are added as a challenge bonus or a time penalty, not {kind.value}")
+        self._seat(player)
         self._stack.append(self._snapshot(("points", player, points, kind)))
         self.players[player].score += points
         if kind is EventKind.CHALLENGE:
@@ -939,11 +966,11 @@ class Game:
 
         On a finished game this recounts the end-of-game adjustments.
 
-        :raises IllegalMoveError: when the tiles are not all available (the
-            game is then unchanged).
+        :raises IllegalMoveError: when the tiles are not all available, or
+            there is no such player (the game is then unchanged).
         """
         wanted = self.alphabet.parse_rack(tiles) if isinstance(tiles, str) else [rack_tile(t) for t in tiles]
-        me = self.players[player]
+        me = self.players[self._seat(player)]
         size = len(wanted) if exact else max(len(me.rack), len(wanted))
         if len(wanted) > max(self.rules.rack_size, len(me.rack)):
             raise IllegalMoveError(

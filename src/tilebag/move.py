@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tilebag.alphabet import Alphabet, Tile, load_alphabet
-from tilebag.errors import InvalidMoveError
+from tilebag.errors import InvalidMoveError, quote
 from tilebag.layout import BoardLayout, load_layout
 
 PLAYED_THROUGH: Tile = 0
@@ -67,11 +67,21 @@ class Move:
     col: int = 0
     down: bool = False
     tiles: tuple[Tile, ...] = ()
+    through: tuple[Tile, ...] = field(default=(), compare=False, repr=False)
+    """For a placement read from text, the letter the text gave each
+    played-through square (``FA(R)M``), else 0 (``.``, or a tile placed);
+    empty when no letters were given. The board checks them against its
+    tiles (:meth:`tilebag.Board.check_placement`); they do not take part in
+    comparisons.
+
+    >>> Move.from_gcg("H6 FA(R)M").through
+    (0, 0, 18, 0)
+    """
 
     @classmethod
-    def place(cls, row: int, col: int, down: bool, tiles: Sequence[Tile]) -> Move:
+    def place(cls, row: int, col: int, down: bool, tiles: Sequence[Tile], through: Sequence[Tile] = ()) -> Move:
         """A placement from its first square (0-based row and column)."""
-        return cls(MoveKind.PLACE, row, col, down, tuple(tiles))
+        return cls(MoveKind.PLACE, row, col, down, tuple(tiles), tuple(through) if any(through) else ())
 
     @classmethod
     def exchange(cls, tiles: Sequence[Tile]) -> Move:
@@ -163,26 +173,26 @@ class Move:
         if parts[0].startswith("-") and len(parts) == 1:
             letters = parts[0][1:]
             if letters.isdigit():
-                raise InvalidMoveError(f"{text!r}: an exchange must name its tiles (a count alone is only for records)")
+                raise InvalidMoveError(f"{quote(text)}: an exchange must name its tiles (a count alone is only for records)")
             try:
                 return cls.exchange(alphabet.parse_rack(letters))
             except InvalidMoveError as err:
-                raise InvalidMoveError(f"{text!r}: {err}") from None
+                raise InvalidMoveError(f"{quote(text)}: {err}") from None
         keyword = parts[0].lower()
         if keyword in ("recycle", "swap", "anagram"):
             return cls._variation_from_text(text, parts, alphabet, layout)
         if len(parts) != 2:
-            raise InvalidMoveError(f"{text!r} is not a move: expected a position and a word, such as '8F HORN'")
+            raise InvalidMoveError(f"{quote(text)} is not a move: expected a position and a word, such as '8F HORN'")
         try:
             row, col, down = layout.parse_position(parts[0])
-            tiles = parse_placement_word(parts[1], alphabet)
+            tiles, through = _parse_placement(parts[1], alphabet)
         except InvalidMoveError as err:
             message = str(err)
             for part in parts:
-                if message.startswith(f"{part!r}: "):
-                    message = message[len(repr(part)) + 2 :]
-            raise InvalidMoveError(f"{text!r}: {message}") from None
-        return cls.place(row, col, down, tiles)
+                if message.startswith(f"{quote(part)}: "):
+                    message = message[len(quote(part)) + 2 :]
+            raise InvalidMoveError(f"{quote(text)}: {message}") from None
+        return cls.place(row, col, down, tiles, through)
 
     @classmethod
     def _variation_from_text(
@@ -192,7 +202,7 @@ class Move:
         keyword = parts[0].lower()
         shapes = {"recycle": "recycle H8 X", "swap": "swap H8", "anagram": "anagram 8D STARE"}
         if len(parts) != (2 if keyword == "swap" else 3):
-            raise InvalidMoveError(f"{text!r}: write it as {shapes[keyword]!r}")
+            raise InvalidMoveError(f"{quote(text)}: write it as {shapes[keyword]!r}")
         try:
             if keyword == "anagram":
                 row, col, down = layout.parse_position(parts[1])
@@ -203,13 +213,14 @@ class Move:
                 return cls.blank_swap(row, col)
             tile = alphabet.parse_word(parts[2])
             if len(tile) != 1:
-                raise InvalidMoveError(f"{parts[2]!r}: recycle one tile at a time")
+                raise InvalidMoveError(f"{quote(parts[2])}: recycle one tile at a time")
             return cls.recycle(row, col, tile[0])
         except InvalidMoveError as err:
-            raise InvalidMoveError(f"{text!r}: {err}") from None
+            raise InvalidMoveError(f"{quote(text)}: {err}") from None
 
     def gcg(self, alphabet: Alphabet | None = None, layout: BoardLayout | None = None) -> str:
-        """The move in GCG notation, played-through squares as ``.``; the
+        """The move in GCG notation, played-through squares as ``.`` (or as
+        the letters the move was written with, ``FA(R)M``); the
         variations' actions as tilebag writes them (``recycle H8 X``,
         ``swap H8``, ``anagram 8D STARE``).
 
@@ -230,8 +241,22 @@ class Move:
             return f"swap {layout.square_name(self.row * layout.cols + self.col)}"
         if self.kind is MoveKind.ANAGRAM:
             return f"anagram {layout.position_name(self.row, self.col, self.down)} {alphabet.format_word(self.tiles)}"
-        word = "".join("." if t == PLAYED_THROUGH else alphabet.label(t) for t in self.tiles)
-        return f"{layout.position_name(self.row, self.col, self.down)} {word}"
+        return f"{layout.position_name(self.row, self.col, self.down)} {self._word(alphabet)}"
+
+    def _word(self, alphabet: Alphabet) -> str:
+        """A placement's word: ``.`` for a played-through square, or the
+        letter given for it in parentheses (``FA(R)M``)."""
+        parts: list[str] = []
+        open_run = False
+        for i, t in enumerate(self.tiles):
+            written = self.through[i] if self.through and t == PLAYED_THROUGH else 0
+            if written and not open_run:
+                parts.append("(")
+            elif open_run and not written:
+                parts.append(")")
+            open_run = bool(written)
+            parts.append(alphabet.label(written) if written else "." if t == PLAYED_THROUGH else alphabet.label(t))
+        return "".join(parts) + (")" if open_run else "")
 
     def __repr__(self) -> str:
         try:
@@ -250,28 +275,40 @@ def parse_placement_word(word: str, alphabet: Alphabet) -> tuple[Tile, ...]:
     >>> parse_placement_word("FA(R)M", load_alphabet("english"))
     (6, 1, 0, 13)
     """
+    return _parse_placement(word, alphabet)[0]
+
+
+def _parse_placement(word: str, alphabet: Alphabet) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+    """A placement word's tiles and, per square, the letter written in
+    parentheses for a played-through square (0 elsewhere)."""
     tiles: list[Tile] = []
+    through: list[Tile] = []
     i = 0
     while i < len(word):
         ch = word[i]
         if ch == ".":
             tiles.append(PLAYED_THROUGH)
+            through.append(0)
             i += 1
         elif ch == "(":
             end = word.find(")", i)
             if end < 0:
-                raise InvalidMoveError(f"{word!r}: '(' without ')'")
+                raise InvalidMoveError(f"{quote(word)}: '(' without ')'")
             inner = word[i + 1 : end]
             if not inner:
-                raise InvalidMoveError(f"{word!r}: empty parentheses")
-            tiles.extend(PLAYED_THROUGH for _ in alphabet.parse_word(inner))
+                raise InvalidMoveError(f"{quote(word)}: empty parentheses")
+            letters = alphabet.parse_word(inner)
+            tiles.extend(PLAYED_THROUGH for _ in letters)
+            through.extend(letters)
             i = end + 1
         else:
             j = i
             while j < len(word) and word[j] not in ".(":
                 j += 1
-            tiles.extend(alphabet.parse_word(word[i:j]))
+            letters = alphabet.parse_word(word[i:j])
+            tiles.extend(letters)
+            through.extend(0 for _ in letters)
             i = j
     if not tiles:
-        raise InvalidMoveError(f"{word!r}: no tiles")
-    return tuple(tiles)
+        raise InvalidMoveError(f"{quote(word)}: no tiles")
+    return tuple(tiles), tuple(through)
