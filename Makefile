@@ -20,10 +20,13 @@ $(VENV)/.installed-test: $(VENV)/.installed
 play: $(VENV)/.installed
 	$(BIN)/tilebag play $(ARGS)
 
+# Every check runs even when one fails, so a contributor sees all problems at once.
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
-	$(BIN)/python -m mypy
-	$(BIN)/python -m ruff check src tests
+	@status=0; \
+	$(BIN)/python -m pytest || status=1; \
+	$(BIN)/python -m mypy || status=1; \
+	$(BIN)/python -m ruff check src tests || status=1; \
+	exit $$status
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .hypothesis
