@@ -32,3 +32,12 @@ def shared_gcg_files() -> list[Path]:
     """The shared real-game records (empty when the folder is absent)."""
     folder = SHARED_DATA / "gcg"
     return sorted(folder.glob("*.gcg")) if folder.is_dir() else []
+
+
+OWN_RECORDS = Path(__file__).parent / "data" / "records"
+"""The project's own game records (see the README there): in every clone."""
+
+
+def own_gcg_files() -> list[Path]:
+    """The project's own records."""
+    return sorted(OWN_RECORDS.glob("*.gcg"))
