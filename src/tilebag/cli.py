@@ -463,14 +463,18 @@ def _add_lexicon(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     build.add_argument("wordlist", metavar="WORDLIST", help="word list file")
     build.add_argument("-o", "--output", required=True, metavar="FILE.kwg", help="where to write the graph")
-    build.add_argument("--alphabet", default="english", metavar="NAME", help="tile set of the words (default: english)")
+    build.add_argument(
+        "--alphabet", default="english", type=alphabet_option, metavar="NAME|FILE", help="tile set of the words (default: english)"
+    )
     build.add_argument(
         "--dawg-only", action="store_true", help="leave out the GADDAG (smaller; enough to list and check words)"
     )
     build.set_defaults(func=_cmd_lexicon_build)
     words = lexicon_sub.add_parser("words", help="print every word of a .kwg file, one per line, in tile order")
     words.add_argument("kwg", metavar="FILE.kwg")
-    words.add_argument("--alphabet", default="english", metavar="NAME", help="tile set of the graph (default: english)")
+    words.add_argument(
+        "--alphabet", default="english", type=alphabet_option, metavar="NAME|FILE", help="tile set of the graph (default: english)"
+    )
     words.set_defaults(func=_cmd_lexicon_words)
     info = lexicon_sub.add_parser("info", help="describe a .kwg file: nodes, words (by length), GADDAG or not")
     info.add_argument("kwg", metavar="FILE.kwg")
@@ -483,7 +487,7 @@ def _cmd_lexicon_build(args: argparse.Namespace) -> int:
 
     from tilebag.alphabet import load_alphabet
     from tilebag.kwg import Kwg
-    from tilebag.lexicon import _encoder, _open_text, read_word_list
+    from tilebag.lexicon import _encoder, _open_text, checked_words
     from tilebag.progress import Progress
 
     alphabet = load_alphabet(args.alphabet)
@@ -493,11 +497,15 @@ def _cmd_lexicon_build(args: argparse.Namespace) -> int:
     except OSError as err:
         raise FormatError(f"cannot read: {err.strerror or err}", source=args.wordlist) from None
     encode = _encoder(alphabet)
-    keys: set[bytes] = set()
-    for word in read_word_list(lines, source=args.wordlist, alphabet=alphabet):
-        key = encode(word)
-        if key is not None:  # always: read_word_list refuses what does not encode
-            keys.add(key)
+    one_letter: list[int] = []
+    words = checked_words(lines, source=args.wordlist, alphabet=alphabet, one_letter=one_letter)
+    if one_letter:
+        print(
+            f"note: {args.wordlist}: {len(one_letter)} one-letter word{'s' if len(one_letter) > 1 else ''} "
+            f"skipped (no play forms one), the first on line {one_letter[0]}",
+            file=sys.stderr,
+        )
+    keys = {key for key in map(encode, words) if key is not None}  # always encodes: checked_words made sure
     with Progress(0, f"compiling {args.wordlist}") as bar:
 
         def report(done: int, total: int) -> None:

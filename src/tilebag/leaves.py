@@ -71,8 +71,9 @@ from pathlib import Path
 from typing import Protocol, TypeVar, runtime_checkable
 
 from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet
-from tilebag.errors import FormatError, InvalidMoveError
+from tilebag.errors import FormatError, InvalidMoveError, quote
 from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, MAX_TILE, TILE_SHIFT, Kwg
+from tilebag.rules import MAX_RACK_SIZE
 
 __all__ = [
     "DEFAULT_LEAVES",
@@ -311,16 +312,45 @@ class HeuristicLeaves(_MemoLeaves):
 # -- KLV files -------------------------------------------------------------------
 
 
+MAX_LEAVE_TILES = MAX_RACK_SIZE - 1
+"""The most tiles a leave can hold: one fewer than the largest rack."""
+
+MAX_LEAVE_FILE_BYTES = 64 << 20
+"""The largest leave file read (a full KLV2 for 7-tile racks is under 4 MB)."""
+
+
+def _read_leave_file(path: str | Path) -> bytes:
+    """A leave file's bytes.
+
+    :raises FormatError: when it cannot be read or is larger than
+        :data:`MAX_LEAVE_FILE_BYTES`.
+    """
+    try:
+        with Path(path).open("rb") as handle:
+            data = handle.read(MAX_LEAVE_FILE_BYTES + 1)
+    except OSError as err:
+        raise FormatError(f"cannot read: {err.strerror or err}", source=str(path)) from None
+    if len(data) > MAX_LEAVE_FILE_BYTES:
+        raise FormatError(f"larger than {MAX_LEAVE_FILE_BYTES >> 20} MB: not a leave file", source=str(path))
+    return data
+
+
 def _word_counts(nodes: array[int], source: str) -> list[int]:
     """For each node, the number of words spelled from it onwards in its
     sibling list (see the module docs). Computed in reverse node order; a
     node whose arc points backwards is resolved with an explicit stack, so no
     recursion and any node layout works.
 
-    :raises FormatError: when the graph has a cycle.
+    The graph is checked on the way, as lookups rely on it: every sibling
+    list in increasing tile order, no leave longer than
+    :data:`MAX_LEAVE_TILES`.
+
+    :raises FormatError: when the graph has a cycle, a sibling list out of
+        order, or too long a leave.
     """
     size = len(nodes)
     counts = [0] * size
+    longest = [0] * size  # the most tiles spelled from a node onwards, its siblings included
     state = bytearray(size)  # 0 new, 1 waiting for its dependencies, 2 done
     for start in range(size - 1, -1, -1):
         if state[start] == 2:
@@ -346,11 +376,27 @@ def _word_counts(nodes: array[int], source: str) -> list[int]:
                 if waiting:
                     continue
             count = 1 if node & ACCEPTS else 0
+            length = 1 if node & ACCEPTS else 0
             if arc:
                 count += counts[arc]
+                length = max(length, 1 + longest[arc])
             if following:
+                if node >> TILE_SHIFT >= nodes[following] >> TILE_SHIFT:
+                    raise FormatError(
+                        f"nodes {index} and {following}: a sibling list must be in increasing tile order, "
+                        f"got tiles {node >> TILE_SHIFT} then {nodes[following] >> TILE_SHIFT}",
+                        source=source,
+                    )
                 count += counts[following]
+                length = max(length, longest[following])
+            if length > MAX_LEAVE_TILES + 1:  # + 1: the root pointer counts as a tile
+                raise FormatError(
+                    f"the graph holds a leave of more than {MAX_LEAVE_TILES} tiles (through node {index}): "
+                    "no rack keeps that many",
+                    source=source,
+                )
             counts[index] = count
+            longest[index] = length
             state[index] = 2
             stack.pop()
     return counts
@@ -452,10 +498,12 @@ class KlvLeaves(_MemoLeaves):
         """Read a ``.klv`` or ``.klv2`` file; with ``alphabet``, also check
         that every tile in it belongs to that tile set.
 
-        :raises FormatError: when the file is malformed (see :meth:`from_bytes`).
-        :raises OSError: when it cannot be read.
+        :raises FormatError: when the file is malformed (see :meth:`from_bytes`)
+            or cannot be read.
         """
-        leaves = cls.from_bytes(Path(path).read_bytes(), source=str(path))
+        leaves = cls.from_bytes(_read_leave_file(path), source=str(path))
+        if not len(leaves):
+            raise FormatError("the file lists no leaves: every leave would be worth 0", source=str(path))
         if alphabet is not None:
             nodes = leaves.kwg.nodes
             top = max((nodes[i] >> TILE_SHIFT for i in range(1, len(nodes))), default=0)
@@ -614,18 +662,24 @@ class TableLeaves(_MemoLeaves):
                 continue
             fields = _SEPARATORS.split(line)
             if len(fields) != 2 or not fields[0]:
-                raise FormatError(f"expected 'LEAVE VALUE', got {raw.strip()!r}", line=number, source=source)
+                raise FormatError(f"expected 'LEAVE VALUE', got {quote(raw.strip())}", line=number, source=source)
             leave_text, value_text = fields
             try:
                 tiles = alphabet.parse_rack(leave_text)
             except InvalidMoveError as err:
-                raise FormatError(f"leave {leave_text!r}: {err}", line=number, source=source) from None
+                raise FormatError(f"leave {quote(leave_text)}: {err}", line=number, source=source) from None
             try:
                 value = float(value_text)
             except ValueError:
-                raise FormatError(f"value {value_text!r} is not a number", line=number, source=source) from None
+                raise FormatError(f"value {quote(value_text)} is not a number", line=number, source=source) from None
             if not math.isfinite(value):
-                raise FormatError(f"value {value_text!r} is not a finite number", line=number, source=source)
+                raise FormatError(f"value {quote(value_text)} is not a finite number", line=number, source=source)
+            if len(tiles) > MAX_LEAVE_TILES:
+                raise FormatError(
+                    f"leave {quote(leave_text)} has {len(tiles)} tiles: no rack keeps more than {MAX_LEAVE_TILES}",
+                    line=number,
+                    source=source,
+                )
             key = bytes(sorted(tiles))
             if key in lines:
                 raise FormatError(
@@ -641,10 +695,23 @@ class TableLeaves(_MemoLeaves):
     def load(cls, path: str | Path, alphabet: Alphabet) -> TableLeaves:
         """Read a text table file (UTF-8).
 
-        :raises FormatError: when the file is malformed (see :meth:`from_text`).
-        :raises OSError: when it cannot be read.
+        :raises FormatError: when the file is malformed (see :meth:`from_text`),
+            is not UTF-8 text, or cannot be read.
         """
-        return cls.from_text(Path(path).read_text(encoding="utf-8"), alphabet, source=str(path))
+        data = _read_leave_file(path)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = data[: err.start].count(b"\n") + 1
+            raise FormatError(
+                f"not a text table (byte {data[err.start]:#04x} is not UTF-8) nor a .klv/.klv2 file",
+                line=line,
+                source=str(path),
+            ) from None
+        table = cls.from_text(text, alphabet, source=str(path))
+        if not len(table):
+            raise FormatError("the table lists no leaves ('LEAVE VALUE' lines): every leave would be worth 0", source=str(path))
+        return table
 
     def _compute(self, key: bytes) -> float:
         return self._values.get(key, 0.0)
@@ -694,8 +761,8 @@ def load_leaves(name_or_path: str | Path = DEFAULT_LEAVES, alphabet: Alphabet | 
     >>> load_leaves().name
     'heuristic'
 
-    :raises FormatError: when the file does not exist or is malformed.
-    :raises OSError: when an existing file cannot be read.
+    :raises FormatError: when the file does not exist, cannot be read, is
+        malformed or lists no leaves.
     """
     alphabet = load_alphabet("english") if alphabet is None else alphabet
     if isinstance(name_or_path, str) and name_or_path.lower() == DEFAULT_LEAVES:

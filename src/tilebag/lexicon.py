@@ -21,16 +21,19 @@ import functools
 import gzip
 import hashlib
 import importlib.resources
+import io
 import os
 import re
 import tempfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from tilebag.alphabet import BLANK_BIT, Alphabet, Tile, load_alphabet
-from tilebag.errors import FormatError, InvalidMoveError
+from tilebag.errors import FormatError, InvalidMoveError, quote
 from tilebag.kwg import Kwg
+from tilebag.layout import layout_names, load_layout
 from tilebag.progress import Progress
 
 DEFAULT_LEXICON = "kjxqz"
@@ -205,18 +208,38 @@ def _encoder(alphabet: Alphabet) -> Callable[[str], bytes | None]:
     return general
 
 
+def max_word_length() -> int:
+    """The longest word any board tilebag knows can hold (15 on the
+    standard board): longer entries of a word list could never be played.
+
+    >>> max_word_length()
+    15
+    """
+    return max(max(layout.rows, layout.cols) for layout in map(load_layout, layout_names()))
+
+
 def read_word_list(
-    lines: Iterable[str], *, source: str = "<words>", alphabet: Alphabet | None = None
+    lines: Iterable[str],
+    *,
+    source: str = "<words>",
+    alphabet: Alphabet | None = None,
+    one_letter: list[int] | None = None,
 ) -> Iterator[str]:
     """The words of a word list, checked: one word per line, any case, blank
     lines and ``#`` comments skipped. One-letter words are skipped (no play
-    can form them).
+    can form them); their line numbers go to ``one_letter`` when given.
+
+    >>> skipped: list[int] = []
+    >>> list(read_word_list(["qi", "a", "# note", "ZA"], one_letter=skipped)), skipped
+    (['qi', 'ZA'], [2])
 
     :raises FormatError: naming the line of the first entry that is not a
-        word of the alphabet's tiles.
+        word of the alphabet's tiles, or is longer than any board
+        (:func:`max_word_length`).
     """
     alphabet = alphabet or load_alphabet("english")
     encode = _encoder(alphabet)
+    longest = max_word_length()
     for number, raw in enumerate(lines, start=1):
         line = raw.split("#", 1)[0].strip()
         if number == 1:
@@ -224,18 +247,44 @@ def read_word_list(
         if not line:
             continue
         if len(line.split()) > 1:
-            raise FormatError(f"expected one word per line, got {line!r}", line=number, source=source)
+            raise FormatError(f"expected one word per line, got {quote(line)}", line=number, source=source)
+        if len(line) > 4 * longest:  # far too long to be a word: refused before it is encoded
+            raise FormatError(
+                f"{quote(line)} is longer than any board ({longest} squares)", line=number, source=source
+            )
         key = encode(line)
         if key is None:
             bad = _first_bad_character(line, alphabet)
             raise FormatError(
-                f"{line!r} is not a word of the {alphabet.name} tile set ({bad!r} is not a tile)",
+                f"{quote(line)} is not a word of the {alphabet.name} tile set ({bad!r} is not a tile)",
+                line=number,
+                source=source,
+            )
+        if len(key) > longest:
+            raise FormatError(
+                f"{quote(line)} has {len(key)} tiles: no board is longer than {longest} squares",
                 line=number,
                 source=source,
             )
         if len(key) < 2:
+            if one_letter is not None:
+                one_letter.append(number)
             continue
         yield line
+
+
+def checked_words(
+    lines: Iterable[str], *, source: str, alphabet: Alphabet, one_letter: list[int] | None = None
+) -> list[str]:
+    """Every word of a word list (:func:`read_word_list`), which must hold one.
+
+    :raises FormatError: as :func:`read_word_list`, or when the list holds
+        no word of two letters or more.
+    """
+    words = list(read_word_list(lines, source=source, alphabet=alphabet, one_letter=one_letter))
+    if not words:
+        raise FormatError("the word list holds no words of two letters or more", source=source)
+    return words
 
 
 def _first_bad_character(word: str, alphabet: Alphabet) -> str:
@@ -244,10 +293,28 @@ def _first_bad_character(word: str, alphabet: Alphabet) -> str:
     return next((ch for ch in word.upper() if ch not in starts), word)
 
 
+MAX_WORD_LIST_BYTES = 64 << 20
+"""The largest word list read, compressed or not (the largest real lexicons
+are about 3 MB)."""
+
+
 def _open_text(path: Path) -> tuple[list[str], str]:
-    data = path.read_bytes()
+    """A word list file's lines and the SHA-256 of its text.
+
+    :raises FormatError: for a file larger than :data:`MAX_WORD_LIST_BYTES`
+        (after decompression), a broken ``.gz`` or text that is not UTF-8.
+    :raises OSError: when it cannot be read.
+    """
+    with path.open("rb") as handle:
+        data = handle.read(MAX_WORD_LIST_BYTES + 1)
     if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
+                data = unzipped.read(MAX_WORD_LIST_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as err:
+            raise FormatError(f"not a readable .gz file: {err}", source=str(path)) from None
+    if len(data) > MAX_WORD_LIST_BYTES:
+        raise FormatError(f"larger than {MAX_WORD_LIST_BYTES >> 20} MB: not a word list", source=str(path))
     digest = hashlib.sha256(data).hexdigest()
     try:
         text = data.decode("utf-8")
@@ -347,8 +414,11 @@ def _load_file(path: Path, alphabet: Alphabet) -> GraphLexicon:
             raise FormatError(f"cannot read: {err.strerror or err}", source=str(path)) from None
         kwg = Kwg.from_bytes(data, source=str(path))
         return KwgLexicon(kwg, name=name, alphabet=alphabet, digest=hashlib.sha256(data).hexdigest())
-    lines, digest = _open_text(path)
-    kwg = _cached_kwg(name, digest, alphabet, lambda: list(read_word_list(lines, source=str(path), alphabet=alphabet)))
+    try:
+        lines, digest = _open_text(path)
+    except OSError as err:
+        raise FormatError(f"cannot read: {err.strerror or err}", source=str(path)) from None
+    kwg = _cached_kwg(name, digest, alphabet, lambda: checked_words(lines, source=str(path), alphabet=alphabet))
     return KwgLexicon(kwg, name=name, alphabet=alphabet, digest=digest)
 
 
