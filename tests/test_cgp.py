@@ -318,9 +318,9 @@ ERRORS = [
     # zero-turns
     (bad(zero="x"), "zero-turns", r"^zero-turns: 'x' is not a non-negative integer$"),
     (bad(zero="-1"), "zero-turns", r"^zero-turns: '-1' is not a non-negative integer$"),
-    (bad(zero="9" * 5000), "zero-turns", r"^zero-turns: '9+' is not a non-negative integer$"),
-    (bad(scores="1/" + "9" * 5000), "scores", r"^scores: '9+' is not an integer$"),
-    (bad(ops=f"bb {'9' * 5000};"), "operations", r"^opcode 'bb': '9+' is not a non-negative integer$"),
+    (bad(zero="9" * 5000), "zero-turns", r"^zero-turns: '9{80}'\.\.\. \(5000 characters\) is not a non-negative integer$"),
+    (bad(scores="1/" + "9" * 5000), "scores", r"^scores: '9{80}'\.\.\. \(5000 characters\) is not an integer$"),
+    (bad(ops=f"bb {'9' * 5000};"), "operations", r"^opcode 'bb': '9{80}'\.\.\. \(5000 characters\) is not a non-negative integer$"),
     (bad(zero="2;"), "zero-turns", r"^zero-turns: '2;' is not a non-negative integer$"),
     # operations
     (bad(ops="lex;"), "operations", r"^opcode 'lex' has no value$"),

@@ -49,15 +49,14 @@ tilebag.cgp.CgpError: board row 8: 16 squares, expected 15
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tilebag.alphabet import BLANK, BLANK_BIT, BLANK_LABEL, Alphabet, Tile, alphabet_names, load_alphabet, rack_tile
 from tilebag.board import EMPTY, Board
-from tilebag.errors import FormatError
-from tilebag.layout import BoardLayout, load_layout
+from tilebag.errors import FormatError, quote
+from tilebag.layout import BoardLayout, layout_names, load_layout
 from tilebag.rules import ChallengeMode, Rules, RulesError
 
 __all__ = [
@@ -87,6 +86,9 @@ LAYOUT_NAMES = {"CrosswordGame": "standard"}
 """Board names of the ``bdn`` opcode used by other programs, and the tilebag
 layout each means (compared ignoring case). Tilebag's own layout names work
 too."""
+
+MAX_CGP_CHARS = 10_000
+"""The longest CGP record read (a full board with every opcode is under 1,000)."""
 
 DEFAULT_BINGO_BONUS = 50
 DEFAULT_EXCHANGE_LIMIT = 7
@@ -371,7 +373,8 @@ def parse(text: str, *, alphabet: Alphabet | None = None, layout: BoardLayout | 
     is ``layout`` when given, else the one the ``bdn`` opcode names
     (``CrosswordGame`` or a tilebag layout name), else the standard board.
     Whitespace around the record and between fields is ignored. Numbers
-    have at most 9 digits.
+    have at most 9 digits, and a record at most :data:`MAX_CGP_CHARS`
+    characters.
 
     >>> parse("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB1/ 0/0 0")
     Traceback (most recent call last):
@@ -381,6 +384,10 @@ def parse(text: str, *, alphabet: Alphabet | None = None, layout: BoardLayout | 
     :raises CgpError: naming the field, row or opcode that is wrong, or the
         tile the board and racks hold more of than the bag does.
     """
+    if len(text) > MAX_CGP_CHARS:
+        raise CgpError(
+            f"input of {len(text)} characters: a CGP record is at most {MAX_CGP_CHARS}", field="input"
+        )
     fields = text.split(maxsplit=4)
     if not fields:
         raise CgpError("empty input: a CGP record is '<board> <racks> <scores> <zero-turns> [ops]'", field="input")
@@ -393,7 +400,7 @@ def parse(text: str, *, alphabet: Alphabet | None = None, layout: BoardLayout | 
     rack_texts = racks_text.split("/")
     if len(rack_texts) < 2:
         raise CgpError(
-            f"racks: expected a rack for each of 2 or more players, separated by '/', got {racks_text!r}",
+            f"racks: expected a rack for each of 2 or more players, separated by '/', got {quote(racks_text)}",
             field="racks",
         )
     operations = _parse_operations(fields[4] if len(fields) == 5 else "")
@@ -405,7 +412,7 @@ def parse(text: str, *, alphabet: Alphabet | None = None, layout: BoardLayout | 
     racks = [_parse_rack(rack, notation) for rack in rack_texts]
     scores = _parse_scores(scores_text, len(racks))
     if not _UNSIGNED.fullmatch(zero_text):
-        raise CgpError(f"zero-turns: {zero_text!r} is not a non-negative integer", field="zero-turns")
+        raise CgpError(f"zero-turns: {quote(zero_text)} is not a non-negative integer", field="zero-turns")
     _check_tile_counts(board, racks)
     return Position(board, racks, scores, int(zero_text), operations)
 
@@ -419,42 +426,42 @@ def _parse_operations(text: str) -> dict[str, list[str]]:
             raise CgpError("opcode list: an empty operation (a ';' with no opcode before it)", field="operations")
         opcode, *operands = words
         if opcode in operations:
-            raise CgpError(f"opcode {opcode!r} appears twice", field="operations")
+            raise CgpError(f"opcode {quote(opcode)} appears twice", field="operations")
         operations[opcode] = operands
     if rest.strip():
-        raise CgpError(f"opcode list: missing ';' after {rest.strip()!r}", field="operations")
+        raise CgpError(f"opcode list: missing ';' after {quote(rest.strip())}", field="operations")
     return operations
 
 
 def _check_operations(operations: Mapping[str, Sequence[str]], players: int) -> None:
     def fail(message: str) -> CgpError:
-        return CgpError(f"opcode {opcode!r}{message}", field="operations")
+        return CgpError(f"opcode {quote(opcode)}{message}", field="operations")
 
     for opcode, operands in operations.items():
         if not opcode or _FORBIDDEN_IN_OPERATIONS.search(opcode):
-            raise CgpError(f"opcode {opcode!r} is not a word", field="operations")
+            raise CgpError(f"opcode {quote(opcode)} is not a word", field="operations")
         for operand in operands:
             if not operand or _FORBIDDEN_IN_OPERATIONS.search(operand):
-                raise fail(f": operand {operand!r} is empty or holds a space or ';'")
+                raise fail(f": operand {quote(operand)} is empty or holds a space or ';'")
         if opcode in _ONE_OPERAND or opcode in _SOME_OPERANDS:
             if not operands:
                 raise fail(" has no value")
             if opcode in _ONE_OPERAND and len(operands) > 1:
-                raise fail(f" takes one value, got {len(operands)}: {' '.join(operands)!r}")
+                raise fail(f" takes one value, got {len(operands)}: {quote(' '.join(operands))}")
         if opcode in _NO_OPERAND and operands:
-            raise fail(f" takes no value, got {' '.join(operands)!r}")
+            raise fail(f" takes no value, got {quote(' '.join(operands))}")
         value = operands[0] if operands else ""
         if opcode in _COUNT_OPERAND and not _UNSIGNED.fullmatch(value):
-            raise fail(f": {value!r} is not a non-negative integer")
+            raise fail(f": {quote(value)} is not a non-negative integer")
         if opcode == "cr" and value.lower() not in CHALLENGE_RULES:
-            raise fail(f": unknown challenge rule {value!r}; known: {', '.join(CHALLENGE_RULES)}")
+            raise fail(f": unknown challenge rule {quote(value)}; known: {', '.join(CHALLENGE_RULES)}")
         if opcode == "tmr":
             timers = value.split("/")
             if len(timers) != players:
                 raise fail(f": expected {players} timers (one per rack), got {len(timers)}")
             for timer in timers:
                 if not _SIGNED.fullmatch(timer):
-                    raise fail(f": {timer!r} is not a whole number of milliseconds")
+                    raise fail(f": {quote(timer)} is not a whole number of milliseconds")
 
 
 def _alphabet_from(operations: Mapping[str, Sequence[str]]) -> Alphabet:
@@ -463,16 +470,11 @@ def _alphabet_from(operations: Mapping[str, Sequence[str]]) -> Alphabet:
         names = alphabet_names()
         if ld[0].lower() not in names:
             raise CgpError(
-                f"opcode 'ld': unknown letter distribution {ld[0]!r}; known: {', '.join(names)}",
+                f"opcode 'ld': unknown letter distribution {quote(ld[0])}; known: {', '.join(names)}",
                 field="operations",
             )
         return load_alphabet(ld[0].lower())
     return load_alphabet("english")
-
-
-def _layout_names() -> list[str]:
-    folder = importlib.resources.files("tilebag") / "data" / "layouts"
-    return sorted(p.name[: -len(".txt")] for p in folder.iterdir() if p.name.endswith(".txt"))
 
 
 def _layout_from(operations: Mapping[str, Sequence[str]]) -> BoardLayout:
@@ -481,11 +483,11 @@ def _layout_from(operations: Mapping[str, Sequence[str]]) -> BoardLayout:
         return load_layout("standard")
     key = bdn[0].lower()
     key = {name.lower(): layout for name, layout in LAYOUT_NAMES.items()}.get(key, key)
-    names = _layout_names()
+    names = layout_names()
     if _LAYOUT_KEY.fullmatch(key) and key in names:
         return load_layout(key)
     known = ", ".join([*(f"{k} ({v})" for k, v in LAYOUT_NAMES.items()), *names])
-    raise CgpError(f"opcode 'bdn': unknown board {bdn[0]!r}; known: {known}", field="operations")
+    raise CgpError(f"opcode 'bdn': unknown board {quote(bdn[0])}; known: {known}", field="operations")
 
 
 def _parse_board(text: str, layout: BoardLayout, alphabet: Alphabet) -> Board:
@@ -506,7 +508,7 @@ def _parse_board(text: str, layout: BoardLayout, alphabet: Alphabet) -> Board:
                     j += 1
                 run = row[i:j]
                 if run[0] == "0":
-                    raise CgpError(f"{where}: {run!r} is not a number of empty squares", field="board")
+                    raise CgpError(f"{where}: {quote(run)} is not a number of empty squares", field="board")
                 col += int(run) if len(run) <= 6 else 10**6
                 i = j
                 continue
@@ -519,7 +521,7 @@ def _parse_board(text: str, layout: BoardLayout, alphabet: Alphabet) -> Board:
                     )
                 if token.startswith("[") and not token.endswith("]"):
                     raise CgpError(f"{where}: '[' without a closing ']'", field="board")
-                raise CgpError(f"{where}: {token!r} is not a tile of the {alphabet.name} set", field="board")
+                raise CgpError(f"{where}: {quote(token)} is not a tile of the {alphabet.name} set", field="board")
             if col < cols:
                 board.tiles[r * cols + col] = tile
                 board.tile_count += 1
@@ -541,11 +543,11 @@ def _parse_rack(text: str, notation: _Notation) -> list[Tile]:
         tile, i, token = notation.read(text, i)
         problem = ""
         if tile is None:
-            problem = f"{token!r} is not a tile"
+            problem = f"{quote(token)} is not a tile"
         elif tile & BLANK_BIT:
-            problem = f"{token!r} is lower case (a blank on a rack is '?')"
+            problem = f"{quote(token)} is lower case (a blank on a rack is '?')"
         if problem:
-            raise CgpError(f"racks: {text!r} is not a rack of {notation.alphabet.name} tiles: {problem}", field="racks")
+            raise CgpError(f"racks: {quote(text)} is not a rack of {notation.alphabet.name} tiles: {problem}", field="racks")
         assert tile is not None
         tiles.append(tile)
     return tiles
@@ -557,7 +559,7 @@ def _parse_scores(text: str, players: int) -> list[int]:
         raise CgpError(f"scores: expected {players} scores (one per rack), got {len(parts)}", field="scores")
     for part in parts:
         if not _SIGNED.fullmatch(part):
-            raise CgpError(f"scores: {part!r} is not an integer", field="scores")
+            raise CgpError(f"scores: {quote(part)} is not an integer", field="scores")
     return [int(part) for part in parts]
 
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from tilebag import cgp
 from tilebag.bench import bag_count, run_movegen
 from tilebag.board import Board
-from tilebag.errors import FormatError
+from tilebag.errors import FormatError, quote
 from tilebag.leaves import DEFAULT_LEAVES, load_leaves
 from tilebag.lexicon import GraphLexicon, load_lexicon
 from tilebag.move import MoveKind
@@ -55,21 +55,51 @@ def play_line(board: Board, play: Play) -> str:
     return f"{notation:<22} {play.score:>4}  {leave:<8} {play.equity:8.2f}"
 
 
+def bounded_lines(handle: TextIO, limit: int) -> Iterator[str]:
+    """The lines of a text stream, each cut to ``limit + 1`` characters (the
+    rest of an oversized line is read and dropped), so one endless line
+    cannot fill the memory."""
+    while True:
+        line = handle.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith("\n"):
+            while True:
+                rest = handle.readline(1 << 16)
+                if not rest or rest.endswith("\n"):
+                    break
+        yield line
+
+
 def moves(args: argparse.Namespace) -> int:
+    if args.top is not None and args.top < 1:
+        raise FormatError(f"--top must be at least 1, got {args.top}")
     lexicon = load_lexicon(args.lexicon)
     leaves = load_leaves(args.leaves or DEFAULT_LEAVES, lexicon.alphabet)
-    lines: Iterable[str] = sys.stdin if args.cgp == "-" else [args.cgp]
+    from_stdin = args.cgp == "-"
+    lines: Iterable[str] = bounded_lines(sys.stdin, cgp.MAX_CGP_CHARS) if from_stdin else [args.cgp]
     generators: dict[tuple[int, str], MoveGenerator] = {}
     status = 0
+    read = 0
     out = sys.stdout
     for index, line in enumerate(lines):
-        if not line.strip():
+        if from_stdin and not line.strip():
             continue
+        read += 1
+        where = f"position {index}: " if from_stdin else ""
         try:
             position = cgp.parse(line)
         except FormatError as err:
-            where = f"position {index}: " if args.cgp == "-" else ""
             print(f"tilebag: {where}{err}", file=sys.stderr)
+            status = 2
+            continue
+        named = position.lexicon
+        if args.lexicon is None and named is not None and named.lower() != lexicon.name.lower():
+            print(
+                f"tilebag: {where}the position names the lexicon {quote(named)}, which tilebag does not have "
+                f"(it has {lexicon.name}); choose a word list or .kwg file with --lexicon FILE",
+                file=sys.stderr,
+            )
             status = 2
             continue
         if position.alphabet.name != lexicon.alphabet.name:
@@ -90,6 +120,9 @@ def moves(args: argparse.Namespace) -> int:
             top=args.top,
         )
         _write_plays(out, index, position.board, plays, as_json=args.json)
+    if from_stdin and not read:
+        print("tilebag: no position on standard input (one CGP record per line)", file=sys.stderr)
+        return 2
     return status
 
 
