@@ -14,8 +14,10 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
 
 HOSTILE_TOKENS: tuple[bytes, ...] = (
     b"/etc/passwd",
@@ -189,3 +191,23 @@ def mutant(data: bytes, seed: int, *, changes: int | None = None) -> bytes:
     for _ in range(changes if changes is not None else rng.randint(1, 4)):
         data = rng.choice(OPERATORS)(rng, data)
     return data
+
+
+SECONDS_PER_CASE = 20
+"""Far more than any input takes: a case this slow is a hang, reported with its seed."""
+
+
+@contextlib.contextmanager
+def hang_guard(seed: int) -> Iterator[None]:
+    """Fail with the seed when a case takes more than :data:`SECONDS_PER_CASE`."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise TimeoutError(f"seed {seed}: no answer in {SECONDS_PER_CASE} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(SECONDS_PER_CASE)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

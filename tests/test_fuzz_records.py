@@ -16,16 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import io
-import signal
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from conftest import shared_gcg_files
-from mutate import mutant
+from mutate import hang_guard, mutant
 from tilebag import FormatError, gcg, replay
 from tilebag.cli import main
 
@@ -33,27 +31,11 @@ RECORDS = Path(__file__).parent / "data" / "records"
 CASES = 300
 """Mutants per run of the suite: a few seconds."""
 COMMAND_CASES = 60
-SECONDS_PER_CASE = 20
-"""Far more than any record takes: a case this slow is a hang, reported with its seed."""
 
 
 def corpus() -> list[bytes]:
     files = sorted(RECORDS.glob("*.gcg")) + shared_gcg_files()
     return [path.read_bytes() for path in files]
-
-
-@contextlib.contextmanager
-def hang_guard(seed: int) -> Iterator[None]:
-    def stop(signum: int, frame: object) -> None:
-        raise TimeoutError(f"seed {seed}: no answer in {SECONDS_PER_CASE} s")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(SECONDS_PER_CASE)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def check_library(data: bytes, path: Path, seed: int) -> None:
