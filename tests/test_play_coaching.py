@@ -112,23 +112,51 @@ def test_the_best_play_is_called_the_best() -> None:
     assert f"{game.notation(best)} was the best play by equity" in script.text
 
 
+def seen_by(game: Game, seat: int) -> tuple[object, ...]:
+    """What the player in ``seat`` can see of a game."""
+    return (bytes(game.board.tiles), game.rack(seat), game.scores, game.turn, len(game.bag), len(game.events))
+
+
 def test_undo_takes_back_your_move_and_the_bots_reply() -> None:
     game = Game(["You", "Static bot"], lexicon=LEXICON, seed=8, first=0)
-    start = fingerprint(game)
+    start = seen_by(game, 0)
     best = StaticPlayer("mirror").choose(game)
-    script = run(game, [game.notation(best), "undo"], bots={1: make_bot("static", "Static bot")})
+    script = run(game, [game.notation(best), "undo"], practice=True, bots={1: make_bot("static", "Static bot")})
     assert "Took back 2 actions: your move again." in script.text
-    assert fingerprint(game) == start
+    assert seen_by(game, 0) == start
     assert_tiles_accounted(game)
 
 
-def test_undo_is_refused_between_people_and_before_a_move() -> None:
+def test_undo_deals_the_unseen_tiles_anew() -> None:
+    """After undoing an exchange and exchanging again, the same tiles used to
+    come out of the bag and the bot made the same bingo."""
+    game = Game(["You", "Static bot"], lexicon=LEXICON, seed=8, first=0)
+    rack = game.alphabet.format_rack(game.rack(0))
+    bot_rack = game.rack(1)
+    run(game, [f"-{rack}"], practice=True, bots={1: make_bot("static", "Static bot")})
+    first_draw, first_reply = game.rack(0), game.events[1]
+    script = run(game, ["undo", f"-{rack}"], practice=True, bots={1: make_bot("static", "Static bot")})
+    assert "The tiles you cannot see were shuffled" in script.text
+    assert game.rack(0) != first_draw  # other tiles come out of the bag
+    reply = game.events[1]
+    assert reply.rack != first_reply.rack and sorted(reply.rack or ()) != sorted(bot_rack)  # the bot holds new tiles
+    assert reply.move != first_reply.move
+    assert_tiles_accounted(game)
+
+
+def test_undo_is_refused_between_people_before_a_move_and_in_a_game_that_counts() -> None:
     game = new_game(["AEINRST", "CDEHLOU"])
-    script = run(game, ["undo"])
+    script = run(game, ["undo"], practice=True)
     assert "Not allowed: undo is for games of one person against bots." in script.text
     game = Game(["You", "Static bot"], lexicon=LEXICON, seed=8, first=0)
-    script = run(game, ["undo"], bots={1: make_bot("static", "Static bot")})
+    script = run(game, ["undo"], practice=True, bots={1: make_bot("static", "Static bot")})
     assert "Nothing to undo: you have not moved yet." in script.text
+    best = StaticPlayer("mirror").choose(game)
+    script = run(game, [game.notation(best), "undo"], bots={1: make_bot("static", "Static bot")})
+    assert "Not allowed: a move stands in a game that counts; undo is for practice" in script.text
+    assert len(game.events) == 2  # nothing was taken back
+    assert "undo" not in run(game, ["help"], bots={1: make_bot("static", "Static bot")}).text
+    assert "undo, u" in run(game, ["help"], practice=True, bots={1: make_bot("static", "Static bot")}).text
 
 
 def test_resign_asks_first_then_ends_the_game() -> None:

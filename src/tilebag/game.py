@@ -1008,6 +1008,32 @@ class Game:
             snap.bag = (tuple(tiles), random.Random(rng.getrandbits(64)).getstate())
         self.bag = Bag(self.alphabet, seed, tiles=self.bag.tiles())
 
+    def redeal(self, player: int, seed: int | None = None) -> None:
+        """Deal anew the tiles ``player`` cannot see: the other racks go back
+        to the bag, the bag is shuffled from ``seed`` (its past states too,
+        as :meth:`reshuffle` does) and each other player draws as many tiles
+        as they held. After an undo, nothing ``player`` saw of the game's
+        future (the draws, a rack an opponent played from) is of use.
+
+        >>> game = Game(2, seed=1)
+        >>> mine, theirs = game.rack(0), game.rack(1)
+        >>> game.redeal(0, seed=2)
+        >>> game.rack(0) == mine, game.rack(1) == theirs, len(game.rack(1))
+        (True, False, 7)
+
+        :raises IllegalMoveError: when there is no such player.
+        """
+        me = self._seat(player)
+        held: dict[int, int] = {}
+        for i, other in enumerate(self.players):
+            if i != me:
+                held[i] = len(other.rack)
+                self.bag.put_back(other.rack)
+                other.rack = []
+        self.reshuffle(seed)
+        for i, count in held.items():
+            self.players[i].rack.extend(self.bag.draw(count))
+
     def _give_tiles(self, me: Player, tiles: Sequence[Tile], *, what: str) -> None:
         """Move these rack tiles to a player: from the bag, or else from another
         rack, which draws a replacement.

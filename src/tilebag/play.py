@@ -50,6 +50,7 @@ import dataclasses
 import enum
 import math
 import os
+import random
 import sys
 import time
 from collections import Counter
@@ -84,6 +85,7 @@ MAX_START_ACTIONS = 16
 pass (a bot that kept swapping letters back and forth would never move)."""
 
 CLOSED_DICTIONARY = "the dictionary is closed in these rules: look words up after the game"
+UNDO_CLOSED = "a move stands in a game that counts; undo is for practice (--practice) or an open dictionary"
 """Why ``check`` and ``hint`` are refused without an open dictionary."""
 
 Clock = Callable[[], float]
@@ -426,8 +428,8 @@ def help_text(rules: Rules, *, practice: bool = False, bots: bool = False) -> st
         lines.append("  (hints and coaching: play with --practice; review a saved game with tilebag analyze FILE)")
     if rules.turn_time is not None or rules.game_clock is not None:
         lines.append("  time            the time left on the turn timer and the game clocks")
-    if bots:
-        lines.append("  undo, u         take back your last move and the bots' replies")
+    if bots and (rules.open_dictionary or practice):
+        lines.append("  undo, u         take back your last move and the bots' replies (the unseen tiles are shuffled)")
     lines += [
         "  resign          resign the game (you are asked to confirm)",
         "  save FILE       write the game record (GCG) to FILE now",
@@ -1074,12 +1076,18 @@ class Session:
 
     def cmd_undo(self, _: str) -> Action:
         """Take back the last move of the player at the keyboard and every
-        bot move since, in a game against bots only (people at one keyboard
-        would have to agree, so there it is refused)."""
+        bot move since, in a practice or open-dictionary game against bots
+        only (people at one keyboard would have to agree, so there it is
+        refused; in a game that counts, a move stands). The tiles the player
+        cannot see are then dealt anew (:meth:`tilebag.Game.redeal`): the
+        draws and the bots' racks seen before the undo are of no use."""
         game = self.game
         seat = self.seat()
         if not self.bots or self.people() != 1:
             self.say("Not allowed: undo is for games of one person against bots.")
+            return Action.CONTINUE
+        if not self.coaching_allowed():
+            self.say(f"Not allowed: {UNDO_CLOSED}.")
             return Action.CONTINUE
         own = (EventKind.PLACE, EventKind.EXCHANGE, EventKind.PASS, EventKind.RECYCLE, EventKind.BLANK_SWAP)
         if not any(e.kind in own and e.player == seat for e in game.events):
@@ -1091,11 +1099,16 @@ class Session:
             taken += 1
             if isinstance(undone, Move) and game.turn == seat:
                 break
+        base = game.bag.seed
+        game.redeal(seat, None if base is None else random.Random(f"{base}/undo").getrandbits(63))
         self.accepted_end = False
         self.shown = _Shown()
         self._timing = None
         what = "action" if taken == 1 else "actions"
-        self.say(f"Took back {taken} {what}: {possessive(self.name(seat))} move again.")
+        self.say(
+            f"Took back {taken} {what}: {possessive(self.name(seat))} move again. "
+            "The tiles you cannot see were shuffled: the bag and the bots' racks are new."
+        )
         return Action.CONTINUE
 
     def cmd_resign(self, _: str) -> Action:
