@@ -38,8 +38,9 @@ class Terminal:
 
     def __init__(self, args: Sequence[str], *, rows: int = 45, cols: int = 132, cwd: str | None = None) -> None:
         env = dict(os.environ)
-        env.update({"TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(rows), "NO_COLOR": ""})
-        env.pop("NO_COLOR")
+        env["TERM"] = "xterm-256color"
+        for pinned in ("COLUMNS", "LINES", "NO_COLOR"):  # the size comes from the pty, and follows a resize
+            env.pop(pinned, None)
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.transcript = b""
@@ -66,6 +67,20 @@ class Terminal:
             self.stream.feed(data)
             if time.monotonic() >= deadline:
                 return
+
+    def resize(self, rows: int, cols: int) -> None:
+        """Resize the terminal, as dragging a window's corner does (the
+        program gets SIGWINCH)."""
+        self.screen.resize(rows, cols)
+        self.child.setwinsize(rows, cols)
+        self.pump(0.3)
+
+    def region(self, left: int, right: int | None = None) -> str:
+        """The text of columns ``left`` to ``right`` of every line, joined
+        without the whitespace and box borders a pane wraps with: what a
+        pane there says, whatever its width."""
+        box = str.maketrans("", "", "│╭╮╰╯─" + "".join(map(chr, range(0x2580, 0x25A0))))  # borders, scroll bars
+        return "".join("".join(line[left:right].translate(box).split()) for line in self.screen.display)
 
     def text(self) -> str:
         """The screen as lines of text."""

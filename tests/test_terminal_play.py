@@ -9,6 +9,7 @@ will answer, and checks the screen shows it.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,34 @@ def terminals():
     yield start
     for terminal in started:
         terminal.close()
+
+
+def quit_game(term: Terminal) -> None:
+    """Ctrl+Q, and yes when asked whether to leave a game that is not saved."""
+    term.press("ctrl+q")
+    try:
+        term.wait_for("Leave the game", timeout=3)
+    except AssertionError:
+        return
+    term.type("y")
+
+
+def squeezed(text: str) -> str:
+    """Text without whitespace, to find it in a pane that wraps it anywhere."""
+    return "".join(text.split())
+
+
+MESSAGES_LEFT = 52
+"""The first column of the right-hand panes (scores, messages)."""
+
+
+def wait_in_pane(term: Terminal, text: str, timeout: float = 20.0) -> None:
+    """Wait until the message pane says ``text``, however it wraps it."""
+    deadline = time.monotonic() + timeout
+    while squeezed(text) not in term.region(MESSAGES_LEFT):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the messages never said {text!r}; the screen shows:\n{term.text()}")
+        term.pump(0.1)
 
 
 def mirror(names: list[str], seed: int) -> Game:
@@ -124,7 +153,7 @@ def test_placing_a_word_with_the_keyboard(terminals) -> None:
         term.type(letter)
     term.press("enter")
     term.wait_for(re.escape(f"You play {game.notation(move)}"))
-    term.press("ctrl+q")
+    quit_game(term)
     assert term.wait_exit() == 0
 
 
@@ -150,7 +179,7 @@ def test_challenging_a_phony_at_one_keyboard(terminals) -> None:
     term.wait_for(re.escape(f"Not acceptable in {lexicon.name}: {phony}."))
     term.wait_for("The play comes off")
     term.wait_for(f"{other} to move")
-    term.press("ctrl+q")
+    quit_game(term)
     assert term.wait_exit() == 0
 
 
@@ -177,7 +206,7 @@ def test_the_first_screen_chooses_the_table(terminals) -> None:
     term.press("enter")  # "Start the game": you against the static bot, standard rules
     term.wait_for(r"Static bot\s+\d+")
     term.wait_for("You to move|Static bot plays")
-    term.press("ctrl+q")
+    quit_game(term)
     assert term.wait_exit() == 0
 
 
@@ -206,8 +235,8 @@ def test_a_short_game_saved_resumed_and_finished(terminals, tmp_path: Path) -> N
 
     game = resume(gcg.load(record), seed=9)
     term = terminals("play", "--resume", str(record), "--seed", "9", "--full-screen")
-    term.wait_for("Resumed from")  # the file's name wraps in the message pane
-    term.wait_for(r"\b2 turns\.")
+    term.wait_for("Resumed")
+    assert squeezed(f"Resumed from {record} after 2 turns.") in term.region(MESSAGES_LEFT)
     term.wait_for(rf"You\s+{game.players[0].score}\b")
     while not game.is_over():
         term.wait_for("You to move")
@@ -231,3 +260,142 @@ def test_a_short_game_saved_resumed_and_finished(terminals, tmp_path: Path) -> N
     report = check(saved)
     assert report.ok, [f.message for f in report.errors]
     assert replay(saved).is_over()
+
+
+# -- the screen at the sizes people play at -----------------------------------------------
+
+
+def bot_line(game: Game, bot: StaticPlayer) -> str:
+    """What the screen says of the bot's next move (played in the mirror)."""
+    move = bot.choose(game)
+    before = game.players[game.turn].score
+    score = game.push(move)
+    return f"{BOT} plays {game.notation(move)}:", f"= {score} points (total {before + score})"
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(24, 80), (45, 120)])
+def test_messages_wrap_to_the_pane_and_show_in_full(terminals, tmp_path: Path, rows: int, cols: int) -> None:
+    """The message pane wrapped at 78 columns whatever its width: at 80x24
+    the bot's scoring line could not be seen, at 120 columns its end."""
+    seed = 12
+    game = mirror(["You", BOT], seed)
+    bot = StaticPlayer(BOT)
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 3) / "games"
+    deep.mkdir(parents=True)
+    record = deep / "a-game-saved-with-a-long-name.gcg"
+    term = terminals("play", "--bot", "static", "--seed", str(seed), "--save", str(record), "--full-screen", rows=rows, cols=cols)
+    if game.turn == 1:
+        said = bot_line(game, bot)
+        term.wait_for(f"{BOT} plays")
+    else:
+        term.wait_for("You to move")
+        mine = best_notation(game)
+        game.push_gcg(mine)
+        term.line(mine)
+        said = bot_line(game, bot)
+        term.wait_for("You to move")
+    term.pump(0.5)
+    pane = term.region(MESSAGES_LEFT)
+    for part in said:
+        assert squeezed(part) in pane, term.text()
+    term.line(f"save {record}")
+    term.wait_for("Game record written")
+    term.pump(0.5)
+    assert squeezed(f"{record}") in term.region(MESSAGES_LEFT), term.text()
+    board = term.text()
+    assert " A  B  C  D  E  F  G  H  I  J  K  L  M  N  O" in board and "Your rack:" in board and "Bag: " in board
+    quit_game(term)
+    assert term.wait_exit() == 0
+
+
+def test_resizing_wraps_the_messages_again_and_a_small_terminal_says_so(terminals) -> None:
+    seed = 12
+    game = mirror(["You", BOT], seed)
+    term = terminals("play", "--bot", "static", "--seed", str(seed), "--full-screen", rows=45, cols=120)
+    term.wait_for("You to move|Static bot plays")
+    last = "You to move." if game.turn == 0 else f"{BOT} plays"
+    term.resize(24, 80)
+    term.wait_for("Your rack:")
+    term.pump(0.5)
+    assert squeezed("Draw for first play") in term.region(MESSAGES_LEFT) or squeezed(last) in term.region(MESSAGES_LEFT)
+    assert squeezed(last) in term.region(MESSAGES_LEFT), term.text()
+    term.resize(18, 60)
+    term.wait_for(r"The terminal is too small \(needs 80×24, it is 60×18\)")
+    assert "TW" not in term.text()  # no cut-off board behind the notice
+    term.resize(30, 90)
+    term.wait_for("Your rack:")
+    assert "too small" not in term.text()
+    assert " A  B  C  D  E  F  G  H  I  J  K  L  M  N  O" in term.text()
+    quit_game(term)
+    assert term.wait_exit() == 0
+
+
+def test_a_small_terminal_at_the_start_says_how_large_it_must_be(terminals) -> None:
+    term = terminals("play", "--bot", "static", "--seed", "3", "--full-screen", rows=18, cols=60)
+    term.wait_for(r"The terminal is too small \(needs 80×24, it is 60×18\)")
+    quit_game(term)
+    assert term.wait_exit() == 0
+
+
+def test_after_a_play_on_the_board_typing_goes_to_the_command_line(terminals) -> None:
+    """Typing '8H AAAA' after a play made on the board turned into tiles on
+    the board, and Enter played a phony 9I A."""
+    seed = 4
+    game = mirror(["You", BOT], seed)
+    bot = StaticPlayer(BOT)
+    if game.turn == 1:
+        let_bot_move(game, bot)
+    move = StaticPlayer("mirror").choose(game)
+    term = terminals("play", "--bot", "static", "--seed", str(seed), "--full-screen", "--practice", rows=24, cols=80)
+    term.wait_for("You to move")
+    term.press("tab")
+    term.wait_for("Board: arrows move")  # the screen says where the keys go
+    row, col = 7, 7
+    for _ in range(abs(move.row - row)):
+        term.press("down" if move.row > row else "up")
+    for _ in range(abs(move.col - col)):
+        term.press("right" if move.col > col else "left")
+    if move.down:
+        term.press("space")
+    for _, _, tile in move.placed():
+        if tile & BLANK_BIT:
+            term.type("?")
+        term.type(game.alphabet.label(tile & ~BLANK_BIT))
+    term.press("enter")
+    game.push(move)
+    reply = let_bot_move(game, bot)
+    wait_in_pane(term, f"{BOT} plays {reply}")
+    term.wait_for("You to move")
+    assert "Board: arrows move" not in term.text()
+    term.line("8H AAAA")
+    wait_in_pane(term, "You> 8H AAAA")  # typed at the command line, answered as a move there
+    term.pump(1.0)
+    after = term.region(MESSAGES_LEFT).split(squeezed("You> 8H AAAA"))[-1]
+    assert squeezed("You play") not in after and "9I" not in term.text(), term.text()
+    assert re.search(r"2\. Static bot", term.text()) and not re.search(r"3\. You", term.text())
+    quit_game(term)
+    assert term.wait_exit() == 0
+
+
+def test_ctrl_q_asks_before_leaving_a_game_that_is_not_saved(terminals) -> None:
+    seed = 11
+    game = mirror(["You", BOT], seed)
+    term = terminals("play", "--bot", "static", "--seed", str(seed), "--full-screen")
+    if game.turn == 1:
+        let_bot_move(game, StaticPlayer(BOT))
+    term.wait_for("You to move")
+    mine = best_notation(game)
+    term.line(mine)
+    term.wait_for(re.escape(f"You play {mine}"))
+    term.wait_for("You to move")
+    term.press("ctrl+q")
+    term.wait_for("Leave the game\\? Its \\d+ moves are not saved")
+    term.type("n")
+    term.pump(0.5)
+    assert "Leave the game" not in term.text()
+    term.line("board")
+    term.wait_for("You to move")
+    term.press("ctrl+q")
+    term.wait_for("Leave the game")
+    term.type("y")
+    assert term.wait_exit() == 0

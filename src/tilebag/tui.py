@@ -33,6 +33,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, RichLog, Static
 
@@ -63,6 +64,18 @@ PREMIUM_STYLES = {
 }
 """Colours of the empty squares by premium."""
 
+MIN_COLS, MIN_ROWS = 80, 24
+"""The smallest terminal the full screen fits: board, rack, scores and the
+last messages (below it the screen says so; ``--line`` plays anywhere)."""
+
+COMPACT_ROWS = 34
+"""Below this height the screen is laid out compactly: a one-line command
+line, the unseen tiles counted rather than listed."""
+
+BOARD_KEYS = "Board: arrows move, letters place (? then a letter: a blank), Space turns, Enter plays, Tab: command line"
+"""What the prompt line says while the board has the keyboard."""
+
+FOCUS_STYLE = "bold black on #f5b942"
 TILE_STYLE = "bold black on #f0d9a0"
 LAST_PLAY_STYLE = "bold black on #f5b942"
 PENDING_STYLE = "bold black on #8fd18f"
@@ -163,6 +176,12 @@ class BoardWidget(Widget, can_focus=True):
         self.pending: list[Pending] = []
         self.blank_next = False
 
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
     def show(self, view: TableView) -> None:
         if self.view is None or view.rows != self.view.rows:
             self.cursor = (view.rows // 2, view.cols // 2)
@@ -185,9 +204,10 @@ class BoardWidget(Widget, can_focus=True):
             return text
         placed = {(r, c): (letter, blank) for r, c, letter, blank in self.pending}
         focused = self.has_focus
-        text.append("   ")
+        header = FOCUS_STYLE if focused else "bold"
+        text.append("   ", style=header)
         for name in view.column_names:
-            text.append(f" {name} ", style="bold")
+            text.append(f" {name} ", style=header)
         text.append("\n")
         for r in range(view.rows):
             text.append(f"{r + 1:>2} ", style="bold")
@@ -313,6 +333,9 @@ def _subscript(points: int) -> str:
 class ScoresWidget(Static):
     DEFAULT_CSS = "ScoresWidget { height: auto; border: round #666666; padding: 0 1; }"
 
+    brief = False
+    """Count the unseen tiles rather than list them (a small screen; F3 lists them)."""
+
     def show(self, view: TableView) -> None:
         text = Text()
         width = max(len(seat.name) for seat in view.seats)
@@ -326,8 +349,11 @@ class ScoresWidget(Static):
             if i < len(view.seats) - 1:
                 text.append("\n")
         text.append(f"\n\nBag: {view.bag} tile{'s' if view.bag != 1 else ''}")
-        text.append(f"    Unseen ({len(view.unseen)}): ", style="bold")
-        text.append(group_letters(view.unseen) or "none")
+        if self.brief:
+            text.append(f"  Unseen: {len(view.unseen)} (F3)", style="bold")
+        else:
+            text.append(f"    Unseen ({len(view.unseen)}): ", style="bold")
+            text.append(group_letters(view.unseen) or "none")
         if view.over and view.result:
             text.append(f"\n\n{view.result}", style="bold")
         self.update(text)
@@ -361,6 +387,35 @@ class MovesWidget(RichLog):
         width = max(len(n) for n in names)
         for n, line in enumerate(view.log, 1):
             self.write(Text(f"{n:>3}. {names[line.player]:<{width}} {line.text:<20} {line.score:+4d} {line.total:4d}"))
+
+
+class MessagesWidget(RichLog):
+    """What the game says, wrapped to the pane's width, and wrapped again
+    when the terminal is resized (a plain log wraps at 78 columns whatever
+    its width, cutting off what does not fit)."""
+
+    DEFAULT_CSS = "MessagesWidget { border: round #666666; height: 1fr; }"
+    KEEP = 500
+    """Messages kept for wrapping again."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, min_width=1)
+        self.said: list[Text] = []
+        self._width = 0
+
+    def say(self, text: Text) -> None:
+        self.said.append(text)
+        del self.said[: -self.KEEP]
+        self.write(text)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if self._width and width != self._width:
+            self.clear()
+            for text in self.said:
+                self.write(text, scroll_end=True)
+        self._width = width
+        super().on_resize(event)
 
 
 # -- the console between the session and the screen ---------------------------
@@ -402,10 +457,14 @@ class GameApp(App[int]):
     #left { width: 52; padding: 0 1; }
     #right { width: 1fr; }
     #moves { height: 1fr; min-height: 3; }
-    #messages { height: 1fr; border: round #666666; }
     #offer { height: auto; background: #7a5c00; color: white; padding: 0 1; display: none; }
+    #offer.shown { display: block; }
     #prompt { height: 1; padding: 0 1; color: #9cc8e8; }
-    Input { height: 3; }
+    #prompt.board { background: #f5b942; color: black; }
+    #command { height: 3; }
+    .compact #command { height: 1; border: none; padding: 0 1; }
+    .compact #moves { min-height: 0; }
+    .compact #offer.shown { display: none; }
     """
     BINDINGS = [
         Binding("tab", "switch_focus", "Board/command line", priority=True),
@@ -451,17 +510,45 @@ class GameApp(App[int]):
                 yield MovesWidget(id="moves")
             with Vertical(id="right"):
                 yield ScoresWidget()
-                yield RichLog(id="messages", wrap=True)
+                yield MessagesWidget(id="messages")
         yield Static(id="offer")
         yield Static("", id="prompt")
-        yield Input(placeholder="a move (8F HORN, H6 FA.M, -ABC to exchange, - to pass) or a command (help)")
+        yield Input(placeholder="a move (8F HORN, H6 FA.M, -ABC to exchange, - to pass) or a command (help)", id="command")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.fit(self.size.width, self.size.height)
         if self.session is not None:
             self.begin()
         elif self.setup is not None:
             self.push_screen(SetupScreen(self.setup[0]), callback=self.start)
+
+    # -- the screen's size ---------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+
+    def fit(self, cols: int, rows: int) -> None:
+        """Lay the screen out for its size: compact on a small terminal, and
+        below :data:`MIN_COLS` x :data:`MIN_ROWS` a notice instead of a cut
+        board (taken away again when the terminal grows)."""
+        compact = rows < COMPACT_ROWS
+        self.set_class(compact, "compact")
+        scores = self.query(ScoresWidget)
+        if scores and scores.first().brief != compact:
+            scores.first().brief = compact
+            if self.view is not None:
+                scores.first().show(self.view)
+        small = cols < MIN_COLS or rows < MIN_ROWS
+        if any(isinstance(screen, TooSmallScreen) for screen in self.screen_stack[:-1]):
+            return  # under a question asked meanwhile: seen to when it is answered
+        notice = self.screen if isinstance(self.screen, TooSmallScreen) else None
+        if small and notice is None:
+            self.push_screen(TooSmallScreen(cols, rows))
+        elif small and notice is not None:
+            notice.show_size(cols, rows)
+        elif notice is not None:
+            self.pop_screen()
 
     def start(self, chosen: TableSetup | None) -> None:
         """Make the game the first screen chose, and begin."""
@@ -476,7 +563,7 @@ class GameApp(App[int]):
 
     def begin(self) -> None:
         """Start the session on its own thread."""
-        self.query_one(Input).focus()
+        self.query_one("#command", Input).focus()
         threading.Thread(target=self._run_session, name="tilebag-session", daemon=True).start()
 
     def _run_session(self) -> None:
@@ -493,10 +580,24 @@ class GameApp(App[int]):
     def ask(self, prompt: str) -> None:
         self.waiting = True
         self.prompt = prompt.strip()
-        self.query_one("#prompt", Static).update(Text(self.prompt, style="bold"))
+        self.show_prompt()
+
+    def show_prompt(self) -> None:
+        """The prompt line: the session's question, or while the board has
+        the keyboard, the board's keys (so the screen says where typing goes)."""
+        on_board = self.query_one(BoardWidget).has_focus
+        line = self.query_one("#prompt", Static)
+        line.set_class(on_board, "board")
+        line.update(Text(BOARD_KEYS if on_board else self.prompt, style="bold"))
+
+    def on_descendant_focus(self, _: events.DescendantFocus) -> None:
+        self.show_prompt()
+
+    def on_descendant_blur(self, _: events.DescendantBlur) -> None:
+        self.show_prompt()
 
     def write(self, text: str) -> None:
-        self.query_one("#messages", RichLog).write(Text(text))
+        self.query_one(MessagesWidget).say(Text(text))
 
     def show_view(self, view: TableView) -> None:
         self.view = view
@@ -507,10 +608,8 @@ class GameApp(App[int]):
         self._show_rack()
         offer = self.query_one("#offer", Static)
         if view.challengeable and not view.over:
-            offer.update(f"Challenge {view.challengeable}? Type c to challenge; your move accepts it.")
-            offer.display = True
-        else:
-            offer.display = False
+            offer.update(f"Challenge {view.challengeable}? c challenges; your move accepts it.")
+        offer.set_class(bool(view.challengeable and not view.over), "shown")
 
     def _show_rack(self) -> None:
         view = self.view
@@ -528,10 +627,10 @@ class GameApp(App[int]):
         if self.leaving:
             self.exit(status)
             return
-        self.query_one("#offer", Static).display = False
-        self.query_one("#prompt", Static).update(
-            Text("The game is over. Press Enter or Ctrl+Q to leave.", style="bold")
-        )
+        self.query_one("#offer", Static).remove_class("shown")
+        self.prompt = "The game is over. Press Enter or Ctrl+Q to leave."
+        self.query_one("#command", Input).focus()
+        self.show_prompt()
         self.write("The game is over. Press Enter or Ctrl+Q to leave.")
 
     # -- input ---------------------------------------------------------------
@@ -545,6 +644,9 @@ class GameApp(App[int]):
         self.submit(text)
 
     def on_board_widget_placed(self, message: BoardWidget.Placed) -> None:
+        """A play made on the board: sent, and the keyboard goes back to the
+        command line (what is typed next is a command, not more tiles)."""
+        self.query_one("#command", Input).focus()
         self.submit(message.text)
 
     def on_board_widget_changed(self, _: BoardWidget.Changed) -> None:
@@ -573,21 +675,98 @@ class GameApp(App[int]):
     def action_switch_focus(self) -> None:
         board = self.query_one(BoardWidget)
         if board.has_focus:
-            self.query_one(Input).focus()
+            self.query_one("#command", Input).focus()
         else:
             board.focus()
         board.refresh()
 
+    def unsaved_moves(self) -> int:
+        """Moves that leaving now would lose: none when the game is over or
+        is saved on leaving (``--save``, or a resumed game's own file)."""
+        if self.session is None or self.finished or self.save_path is not None:
+            return 0
+        return len(self.session.game.move_stack)
+
     def action_quit_game(self) -> None:
-        """Stop the game (the record is written if asked), then leave."""
-        if self.finished:
+        """Stop the game (the record is written if asked), then leave; with
+        moves that are not saved, after asking."""
+        if self.finished or self.session is None:
             self.exit(self.status)
             return
+        if isinstance(self.screen, QuitScreen):
+            return
+        moves = self.unsaved_moves()
+        if moves:
+            self.push_screen(QuitScreen(moves), callback=self._quit_answered)
+            return
+        self.stop_game()
+
+    def _quit_answered(self, leave: bool | None) -> None:
+        if leave:
+            self.stop_game()
+        else:
+            self.fit(self.size.width, self.size.height)  # resized while asked?
+
+    def stop_game(self) -> None:
         self.leaving = True
         if not self.waiting:
             self.write("(the game stops after the bot's move)")
         self.waiting = False
         self.game_console.lines.put("quit")
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Shown instead of the game while the terminal is smaller than
+    :data:`MIN_COLS` x :data:`MIN_ROWS`; taken away when it grows."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; background: $background; }
+    TooSmallScreen Static { width: 100%; height: auto; content-align: center middle; text-align: center; }
+    """
+
+    def __init__(self, cols: int, rows: int) -> None:
+        super().__init__()
+        self.cols, self.rows = cols, rows
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.notice())
+
+    def notice(self) -> str:
+        return (
+            f"The terminal is too small (needs {MIN_COLS}×{MIN_ROWS}, it is {self.cols}×{self.rows}).\n"
+            "Make the window larger to go on, or quit with Ctrl+Q and play with --line."
+        )
+
+    def show_size(self, cols: int, rows: int) -> None:
+        self.cols, self.rows = cols, rows
+        self.query_one(Static).update(self.notice())
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Ctrl+Q in a game whose moves are not saved: leave anyway?"""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen Static { width: 60; max-width: 100%; height: auto; border: round #f5b942; padding: 1 2; }
+    """
+    BINDINGS = [
+        Binding("y", "answer(True)", "Leave"),
+        Binding("n,escape", "answer(False)", "Go on playing"),
+    ]
+
+    def __init__(self, moves: int) -> None:
+        super().__init__()
+        self.moves = moves
+
+    def compose(self) -> ComposeResult:
+        plural = "s" if self.moves != 1 else ""
+        yield Static(
+            f"Leave the game? Its {self.moves} move{plural} are not saved (start with --save FILE to keep a "
+            "game).\n\nPress y to leave, n or Escape to go on playing (save FILE saves it now)."
+        )
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)
 
 
 def run_full_screen(

@@ -71,10 +71,13 @@ class SetupScreen(Screen[TableSetup]):
 
     CSS = """
     SetupScreen { align: center middle; }
-    #setup { width: 96; height: auto; border: round #5f87af; padding: 1 2; }
+    #setup {
+        width: 96; max-width: 100%; height: auto; max-height: 100%; overflow-y: auto;
+        border: round #5f87af; padding: 1 2;
+    }
     .seat { height: 3; }
-    .seat Select { width: 40; }
-    .seat Input { width: 30; }
+    .seat Select { width: 1fr; }
+    .seat Input { width: 28; }
     .seat Label { width: 10; padding: 1 0; }
     #rules { width: 40; }
     #rules-help { padding: 1 1; height: 3; color: #9cc8e8; }
