@@ -148,12 +148,13 @@ def test_record_size_and_length_limits(tmp_path: Path) -> None:
     assert info.value.line == 5001
 
 
-def test_messages_quote_at_most_a_few_dozen_characters_of_input() -> None:
+@pytest.mark.parametrize("text", ["8H " + "A" * 100_000 + "0", "8H " + "A" * 100_000, "-" + "A" * 100_000, "anagram 8H " + "A" * 100_000])
+def test_messages_quote_at_most_a_few_dozen_characters_of_input(text: str) -> None:
     game = Game(["a", "b"], seed=1, lexicon=AcceptAll())
     with pytest.raises(ValueError) as info:
-        game.push_gcg("8H " + "A" * 100_000 + "0")
+        game.push_gcg(text)
     assert len(str(info.value)) < QUOTE_LIMIT + 120
-    assert "(100004 characters)" in str(info.value)
+    assert f"({len(text)} characters)" in str(info.value)
 
 
 # -- 3. a letter written for a played-through square must be the one there -----------

@@ -531,7 +531,7 @@ class _Parser:
         elif self.note_open:
             self.notes()[-1] += "\n" + text.rstrip()
         else:
-            raise self.error(f"not a pragma (#...) or an event (>...): {stripped!r}", number)
+            raise self.error(f"not a pragma (#...) or an event (>...): {quote(stripped)}", number)
 
     def notes(self) -> list[str]:
         return self.record.events[-1].notes if self.record.events else self.record.notes
@@ -570,7 +570,7 @@ class _Parser:
             record.final_racks[index] = self.rack(value, number)
         elif key == TO_MOVE_PRAGMA:
             if not value or " " in value:
-                raise self.error(f"write #{key} as '#{key} nick', got {value!r}", number)
+                raise self.error(f"write #{key} as '#{key} nick', got {quote(value)}", number)
             record.to_move = self.player(value, number)
         elif key == "title":
             record.title = value
@@ -594,8 +594,8 @@ class _Parser:
         try:
             return tuple(sorted(self.alphabet.parse_rack(text)))
         except InvalidMoveError as err:
-            message = str(err).removeprefix(f"{text!r}: ")
-            raise self.error(f"bad rack {text!r}: {message}", number) from None
+            message = str(err).removeprefix(f"{quote(text)}: ")
+            raise self.error(f"bad rack {quote(text)}: {message}", number) from None
 
     def player(self, nickname: str, number: int, *, score: int | None = None, total: int | None = None) -> int:
         """The seat of a nickname. When seats share it, the seat whose
@@ -653,7 +653,7 @@ class _Parser:
         }
         tokens = rest.split()
         if not nickname or (key == _ANAGRAM and len(tokens) != 2) or (key in (_TIME_OUT, _RESIGN) and tokens):
-            raise self.error(f"write #{key} as {shapes[key]}, got {value!r}", number)
+            raise self.error(f"write #{key} as {shapes[key]}, got {quote(value)}", number)
         player = self.player(nickname, number)
         total = next((e.total for e in reversed(self.record.events) if e.player == player), 0)
         if key == _RESIGN:
@@ -671,7 +671,7 @@ class _Parser:
             rack = self.rack(tokens[0], number)
             tokens = tokens[1:]
         if not tokens or tokens[0] not in ("recycle", "swap"):
-            raise self.error(f"an #action is a recycle or a blank swap: write it as {shapes[key]}, got {value!r}", number)
+            raise self.error(f"an #action is a recycle or a blank swap: write it as {shapes[key]}, got {quote(value)}", number)
         move = Move.from_gcg(" ".join(tokens), self.alphabet, self.layout)
         kind = EventKind.RECYCLE if move.kind is MoveKind.RECYCLE else EventKind.BLANK_SWAP
         self.record.events.append(Event(kind, player, 0, total, rack=rack, move=move, line=number))
@@ -708,7 +708,7 @@ class _Parser:
             )
         event.move = anagram
 
-    def number(self, text: str, what: str, example: str, number: int) -> int:
+    def bounded_int(self, text: str, what: str, example: str, number: int) -> int:
         """A score or a running total, of at most :data:`MAX_DIGITS` digits."""
         if not _NUMBER.match(text):
             raise self.error(f"{what} {quote(text)} is not a number such as {example}", number)
@@ -724,8 +724,8 @@ class _Parser:
         tokens = _without_cross_words(rest.split())
         if len(tokens) < 3 and not (len(tokens) == 2 and tokens[0].startswith("(")):
             raise self.error(f"an event needs a play, a score and a running total: {quote(text)}", number)
-        score = self.number(tokens[-2], "score", "+14 or -7", number)
-        total = self.number(tokens[-1], "running total", "314", number)
+        score = self.bounded_int(tokens[-2], "score", "+14 or -7", number)
+        total = self.bounded_int(tokens[-1], "running total", "314", number)
         player = self.player(head.strip(), number, score=score, total=total)
         body = tokens[:-2]
         action = body[-1]

@@ -26,6 +26,10 @@ from tilebag.alphabet import Alphabet, Tile, load_alphabet
 from tilebag.errors import InvalidMoveError, quote
 from tilebag.layout import BoardLayout, load_layout
 
+MAX_MOVE_CHARS = 200
+"""The longest move text read: a word across the widest board, each tile
+in brackets, is shorter."""
+
 PLAYED_THROUGH: Tile = 0
 """In a placement's tiles, a square whose tile is already on the board."""
 
@@ -161,8 +165,11 @@ class Move:
         A letter written out on a square that already holds it (as some
         programs record) is resolved by :meth:`tilebag.Game.parse_move`.
 
-        :raises InvalidMoveError: when the text is not a move.
+        :raises InvalidMoveError: when the text is not a move (or is longer
+            than :data:`MAX_MOVE_CHARS`).
         """
+        if len(text) > MAX_MOVE_CHARS:
+            raise InvalidMoveError(f"{quote(text)} is too long to be a move (at most {MAX_MOVE_CHARS} characters)")
         alphabet = alphabet or load_alphabet("english")
         layout = layout or load_layout("standard")
         parts = text.split()

@@ -48,7 +48,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tilebag.alphabet import BLANK_BIT, Tile, load_alphabet, rack_tile
-from tilebag.errors import IllegalMoveError, TilebagError
+from tilebag.errors import IllegalMoveError, TilebagError, quote
 from tilebag.game import Game, Termination
 from tilebag.gcg import CLOCK_PRAGMA, TO_MOVE_PRAGMA, format_event, pragma_rules
 from tilebag.lexicon import DEFAULT_LEXICON, Lexicon, default_lexicon
@@ -240,7 +240,7 @@ class _Clocks:
             if len(used) == players and all(math.isfinite(u) and u >= 0 for u in used):
                 self.remaining = used
             else:
-                self.problem = f"#{CLOCK_PRAGMA} {text!r} does not give the seconds of each of the {players} players"
+                self.problem = f"#{CLOCK_PRAGMA} {quote(text)} does not give the seconds of each of the {players} players"
         clock, per_minute = rules.game_clock, rules.overtime_penalty
         if self.remaining is None and clock is not None and per_minute:
             need = [0.0] * players
