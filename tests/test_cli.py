@@ -13,28 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from running import tilebag, write
 from test_kwg import HAND_MADE
 from tilebag import load_alphabet
 
-
-def tilebag(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tilebag", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 GOOD = "#player1 a Alice\n#player2 b Bob\n>a: HNOR 8F HORN +14 14\n>b: AFM H6 FA.M +9 9\n"
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def test_version() -> None:

@@ -20,7 +20,7 @@ from tilebag.alphabet import BLANK_BIT
 from tilebag.cli import build_parser, rules_from_args
 from tilebag.game import Game
 from tilebag.lexicon import default_lexicon
-from tilebag.move import MoveKind
+from tilebag.move import Move, MoveKind
 from tilebag.players import StaticPlayer
 from tilebag.replay import check, replay, resume
 
@@ -41,6 +41,22 @@ def terminals():
     yield start
     for terminal in started:
         terminal.close()
+
+
+def place_on_board(term: Terminal, game: Game, move: Move) -> None:
+    """Put a placement's tiles on the board with the keys (the board has the
+    keyboard, its cursor on the centre square where it starts)."""
+    row, col = 7, 7
+    for _ in range(abs(move.row - row)):
+        term.press("down" if move.row > row else "up")
+    for _ in range(abs(move.col - col)):
+        term.press("right" if move.col > col else "left")
+    if move.down:
+        term.press("space")
+    for _, _, tile in move.placed():
+        if tile & BLANK_BIT:  # a blank: ? then the letter
+            term.type("?")
+        term.type(game.alphabet.label(tile & ~BLANK_BIT))
 
 
 def quit_game(term: Terminal) -> None:
@@ -127,34 +143,6 @@ def test_full_screen_game_against_the_static_bot(terminals, tmp_path: Path) -> N
     assert term.wait_exit() == 0
     report = check(gcg.load(record))
     assert report.ok, [f.message for f in report.errors]
-
-
-def test_placing_a_word_with_the_keyboard(terminals) -> None:
-    seed = 4
-    game = mirror(["You", BOT], seed)
-    bot = StaticPlayer(BOT)
-    if game.turn == 1:
-        let_bot_move(game, bot)
-    move = StaticPlayer("mirror").choose(game)
-    term = terminals("play", "--bot", "static", "--seed", str(seed), "--full-screen")
-    term.wait_for("You to move")
-    term.press("tab")
-    row, col = 7, 7  # the cursor starts on the centre square
-    for _ in range(abs(move.row - row)):
-        term.press("down" if move.row > row else "up")
-    for _ in range(abs(move.col - col)):
-        term.press("right" if move.col > col else "left")
-    if move.down:
-        term.press("space")
-    for _, _, tile in move.placed():
-        letter = game.alphabet.label(tile & ~BLANK_BIT)
-        if tile & BLANK_BIT:  # a blank: ? then the letter
-            term.type("?")
-        term.type(letter)
-    term.press("enter")
-    term.wait_for(re.escape(f"You play {game.notation(move)}"))
-    quit_game(term)
-    assert term.wait_exit() == 0
 
 
 def test_challenging_a_phony_at_one_keyboard(terminals) -> None:
@@ -337,9 +325,9 @@ def test_a_small_terminal_at_the_start_says_how_large_it_must_be(terminals) -> N
     assert term.wait_exit() == 0
 
 
-def test_after_a_play_on_the_board_typing_goes_to_the_command_line(terminals) -> None:
-    """Typing '8H AAAA' after a play made on the board turned into tiles on
-    the board, and Enter played a phony 9I A."""
+def test_a_word_placed_on_the_board_then_typing_goes_to_the_command_line(terminals) -> None:
+    """A word placed with the keys; then typing '8H AAAA', which used to
+    turn into tiles on the board, and Enter played a phony 9I A."""
     seed = 4
     game = mirror(["You", BOT], seed)
     bot = StaticPlayer(BOT)
@@ -350,17 +338,7 @@ def test_after_a_play_on_the_board_typing_goes_to_the_command_line(terminals) ->
     term.wait_for("You to move")
     term.press("tab")
     term.wait_for("Board: arrows move")  # the screen says where the keys go
-    row, col = 7, 7
-    for _ in range(abs(move.row - row)):
-        term.press("down" if move.row > row else "up")
-    for _ in range(abs(move.col - col)):
-        term.press("right" if move.col > col else "left")
-    if move.down:
-        term.press("space")
-    for _, _, tile in move.placed():
-        if tile & BLANK_BIT:
-            term.type("?")
-        term.type(game.alphabet.label(tile & ~BLANK_BIT))
+    place_on_board(term, game, move)
     term.press("enter")
     game.push(move)
     reply = let_bot_move(game, bot)

@@ -5,12 +5,11 @@ with the line and the reason, in bounded time and memory, never a traceback
 from __future__ import annotations
 
 import struct
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from running import tilebag, write
 from tilebag import FormatError
 from tilebag.cgp import MAX_CGP_CHARS, CgpError, parse
 from tilebag.kwg import IS_END
@@ -18,21 +17,6 @@ from tilebag.leaves import MAX_LEAVE_TILES, KlvLeaves, dumps_klv2, load_leaves
 from tilebag.lexicon import load_lexicon, max_word_length, read_word_list
 
 EMPTY = "/".join(["15"] * 15)
-
-
-def tilebag(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tilebag", *args], input=stdin, capture_output=True, text=True, timeout=120, check=False
-    )
-
-
-def write(tmp_path: Path, name: str, data: str | bytes) -> Path:
-    path = tmp_path / name
-    if isinstance(data, bytes):
-        path.write_bytes(data)
-    else:
-        path.write_text(data, encoding="utf-8")
-    return path
 
 
 # -- word lists ------------------------------------------------------------------------

@@ -15,26 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from running import tilebag, write
 from tilebag import FormatError, Game, Illegal, IllegalMoveError, NothingToUndoError, gcg, replay
 from tilebag.errors import QUOTE_LIMIT
 from tilebag.lexicon import AcceptAll
 
 RECORDS = Path(__file__).parent / "data" / "records"
-
-
-def tilebag(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tilebag", *args], capture_output=True, text=True, timeout=120, check=False
-    )
-
-
-def write(tmp_path: Path, name: str, data: str | bytes) -> Path:
-    path = tmp_path / name
-    if isinstance(data, bytes):
-        path.write_bytes(data)
-    else:
-        path.write_text(data, encoding="utf-8")
-    return path
 
 
 PLAY = "#player1 a a\n#player2 b b\n>a: HNORSTU 8F HORN +14 14\n"
