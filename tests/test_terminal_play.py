@@ -367,7 +367,7 @@ def test_ctrl_q_asks_before_leaving_a_game_that_is_not_saved(terminals) -> None:
     term.wait_for(re.escape(f"You play {mine}"))
     term.wait_for("You to move")
     term.press("ctrl+q")
-    term.wait_for("Leave the game\\? Its \\d+ moves are not saved")
+    term.wait_for("Leave the game\\? Its \\d+ moves are not saved")  # yours and the bot's
     term.type("n")
     term.pump(0.5)
     assert "Leave the game" not in term.text()

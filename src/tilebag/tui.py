@@ -759,10 +759,10 @@ class QuitScreen(ModalScreen[bool]):
         self.moves = moves
 
     def compose(self) -> ComposeResult:
-        plural = "s" if self.moves != 1 else ""
+        moves = "its move is" if self.moves == 1 else f"its {self.moves} moves are"
         yield Static(
-            f"Leave the game? Its {self.moves} move{plural} are not saved (start with --save FILE to keep a "
-            "game).\n\nPress y to leave, n or Escape to go on playing (save FILE saves it now)."
+            f"Leave the game? {moves.capitalize()} not saved (start with --save FILE to keep a game).\n\n"
+            "Press y to leave, n or Escape to go on playing (save FILE saves it now)."
         )
 
     def action_answer(self, leave: bool) -> None:
