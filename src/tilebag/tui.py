@@ -14,7 +14,13 @@ the arrow keys move the cursor, a letter puts that tile from the rack on
 the cursor's square (a blank when the rack has no such letter; ``?`` then a
 letter forces a blank), ``Space`` turns the direction between across and
 down, ``Backspace`` takes the last tile back, ``Escape`` takes them all back
-and ``Enter`` plays the word, written in GCG notation as if typed.
+and ``Enter`` plays the word, written in GCG notation as if typed; the
+keyboard then goes back to the command line. While the board has the keys,
+its column letters are highlighted and the prompt line lists them.
+
+The layout fits :data:`MIN_COLS` x :data:`MIN_ROWS` and up (compact below
+:data:`COMPACT_ROWS` rows); a smaller terminal gets a notice instead of a
+cut-off board.
 
 >>> placement_text(_board(), [(7, 7, "H", False), (7, 8, "I", False)], down=False)
 '8H HI'
@@ -380,6 +386,9 @@ class MovesWidget(RichLog):
     """The move log: each turn's play, score and running total."""
 
     DEFAULT_CSS = "MovesWidget { border: round #666666; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, min_width=1)  # drawn to the pane's width, not a 78-column minimum
 
     def show(self, view: TableView) -> None:
         self.clear()
