@@ -1058,19 +1058,15 @@ class Game:
     # -- records ----------------------------------------------------------
 
     def record(self, *, lexicon: str | None = None) -> GameRecord:
-        """The game so far as a record (for GCG): every rules option not
-        played as standard is a pragma (see :func:`tilebag.gcg.rules_pragmas`),
-        and with a turn timer or a game clock, so is the time each player
-        used. A game that is not over also records every player's rack
-        (:attr:`GameRecord.final_racks`, GCG ``#rack1`` ...) and the player
-        to move (:attr:`GameRecord.to_move`, ``#to-move``), so that :func:`tilebag.replay.resume` can go
-        on with it; a finished game's racks are in its end-of-game events."""
-        from tilebag.gcg import CLOCK_PRAGMA, rules_pragmas, seconds_text
-
+        """The game so far as a record: the rules options not played as
+        standard (:attr:`GameRecord.rule_options`), and with a turn timer
+        or a game clock, the time each player used. A game that is not over
+        also records every player's rack (:attr:`GameRecord.final_racks`)
+        and the player to move (:attr:`GameRecord.to_move`), so that
+        :func:`tilebag.replay.resume` can go on with it; a finished game's
+        racks are in its end-of-game events."""
         nicknames = _nicknames(self.players)
-        pragmas = rules_pragmas(self.rules)
-        if self.rules.turn_time is not None or self.rules.game_clock is not None:
-            pragmas.append((CLOCK_PRAGMA, " ".join(seconds_text(s) for s in self.clock_used)))
+        timed = self.rules.turn_time is not None or self.rules.game_clock is not None
         name = lexicon
         if name is None and self._lexicon is not None:
             name = self._lexicon.name
@@ -1079,7 +1075,8 @@ class Game:
             events=[_copy_event(e) for e in self.events],
             lexicon=name or "kjxqz",
             alphabet=self.alphabet.name,
-            pragmas=pragmas,
+            rule_options=self.rules.stated_options(),
+            clock_used=tuple(self.clock_used) if timed else None,
             final_racks={} if self.is_over() else {i: tuple(sorted(p.rack)) for i, p in enumerate(self.players)},
             to_move=None if self.is_over() else self.turn,
         )

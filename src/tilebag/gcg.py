@@ -57,27 +57,42 @@ record has neither.
 from __future__ import annotations
 
 import codecs
-import enum
 import io
 import logging
 import re
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 from tilebag.alphabet import Alphabet, Tile, alphabet_names, load_alphabet
+from tilebag.clock import parse_seconds
 from tilebag.errors import FormatError, InvalidMoveError, quote
-from tilebag.layout import BoardLayout, layout_names, load_layout
+from tilebag.gcg_pragmas import (
+    ACTION_PRAGMA,
+    ALPHABET_PRAGMAS,
+    ANAGRAM_PRAGMA,
+    CHALLENGE_PRAGMA,
+    CLOCK_PRAGMA,
+    RESIGN_PRAGMA,
+    TIME_OUT_PRAGMA,
+    TO_MOVE_PRAGMA,
+    PragmaError,
+    is_rules_pragma,
+    options_pragmas,
+    pragma_options,
+    pragma_rules,
+    rules_pragmas,
+    seconds_text,
+)
+from tilebag.gcg_write import dump, dumps, event_lines, format_event, write_game
+from tilebag.layout import layout_names, load_layout
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
-from tilebag.rules import OPTIONS, Rules, RulesError, check_bounds
+from tilebag.rules import Rules, RulesError
 
 LOGGER = logging.getLogger(__name__)
-
-ALPHABET_PRAGMAS = ("tile-distribution", "letter-distribution", "tile-set", "alphabet")
-"""Pragmas naming the tile set (the first is the one tilebag writes)."""
 
 LEXICON_ALPHABETS = {
     "OSPS": "polish",
@@ -107,121 +122,6 @@ _SIGNED = re.compile(r"^[+-]\d+$")
 _POSITION = re.compile(r"^(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
 _CROSS_WORD = re.compile(r"^[^\W\d_]+,?$")
 """A word of the cross-words Quackle's older records list after the running total."""
-
-CHALLENGE_PRAGMA = "challenge-rule"
-"""The pragma of the ``challenge`` option (its name in other programs' records)."""
-
-CLOCK_PRAGMA = "clock-used"
-"""Seconds each player used, in seat order (games with a turn timer or a game clock)."""
-
-TO_MOVE_PRAGMA = "to-move"
-"""The nickname of the player to move, at the end of the record of a game that is not over."""
-
-_ACTION, _ANAGRAM, _TIME_OUT, _RESIGN = "action", "anagram-play", "time-out", "resign"
-"""Pragmas that are events or belong to one (see the module docstring)."""
-
-
-# -- rules as pragmas ----------------------------------------------------
-
-
-def rules_pragmas(rules: Rules) -> list[tuple[str, str]]:
-    """The pragmas that state every rules option a game does not play as
-    standard, each named by its command-line flag (``challenge`` as
-    ``challenge-rule``); a yes/no option that is on is a bare pragma.
-
-    >>> from tilebag.rules import find_rules
-    >>> rules_pragmas(find_rules("tournament"))
-    [('scoreless-turns', '6'), ('game-clock', '1500'), ('overtime-penalty', '10')]
-    >>> rules_pragmas(Rules(anagram=True, finish_player_targets=(200, 70)))
-    [('finish-player-targets', '200 70'), ('anagram', '')]
-    >>> rules_pragmas(Rules())
-    []
-    """
-    standard = Rules()
-    first: list[tuple[str, str]] = []
-    rest: list[tuple[str, str]] = []
-    for option in OPTIONS.values():
-        value = getattr(rules, option.name)
-        if value == getattr(standard, option.name):
-            continue
-        if option.name == "challenge":
-            first.append((CHALLENGE_PRAGMA, _value_text(value)))
-        elif option.name == "scoreless_turns":
-            first.append((option.flag, _value_text(value)))
-        else:
-            rest.append((option.flag, _value_text(value)))
-    if rules.layout != standard.layout:
-        first.append(("board-layout", rules.layout))
-    return first + rest
-
-
-class PragmaError(RulesError):
-    """A rules pragma whose value is not one its option takes; :attr:`key`
-    is the pragma."""
-
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(message)
-        self.key = key
-
-
-def pragma_rules(pragmas: Iterable[tuple[str, str]], base: Rules | None = None) -> Rules:
-    """``base`` (the standard rules by default) changed by the rules
-    pragmas among these (see :func:`rules_pragmas`); other pragmas are left
-    alone, and so is a ``#challenge-rule`` naming a mode tilebag does not
-    know (other programs write their own).
-
-    >>> pragma_rules([("rack-size", "9"), ("recycle", ""), ("lexicon", "CSW21")]).describe()
-    ['rack size 9', 'recycle']
-
-    :raises PragmaError: naming a pragma whose value is not one its option takes.
-    :raises RulesError: for options that conflict.
-    """
-    rules = base or Rules()
-    changes: dict[str, object] = {}
-    for key, text in pragmas:
-        if key == "board-layout":
-            if text and "layout" not in changes:
-                changes["layout"] = text
-            continue
-        name = "challenge" if key == CHALLENGE_PRAGMA else key.replace("-", "_")
-        if name not in OPTIONS or name in changes:
-            continue  # not a rules pragma, or said again (the first one counts)
-        option = OPTIONS[name]
-        try:
-            changes[name] = option.parse(text or "yes")
-            check_bounds(name, changes[name])
-        except (ValueError, RulesError) as err:
-            if key == CHALLENGE_PRAGMA:
-                continue
-            raise PragmaError(key, f"#{key} {quote(text)}: {err}") from None
-    try:
-        return rules.replace(**changes)
-    except RulesError as err:
-        raise RulesError(f"the rules pragmas conflict: {err}") from None
-
-
-def _value_text(value: object) -> str:
-    """An option's value as its pragma writes it (what its option reads back)."""
-    if value is True:
-        return ""
-    if value is False:
-        return "no"
-    if value is None:
-        return "none"
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    if isinstance(value, tuple):
-        return " ".join(_value_text(v) for v in value)
-    if isinstance(value, float):
-        return seconds_text(value)
-    return str(value)
-
-
-def seconds_text(value: float) -> str:
-    """A number of seconds, exactly: ``180`` or ``90.5``."""
-    value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
-
 
 @dataclass
 class ReadResult:
@@ -457,7 +357,7 @@ def _parse(
         try:
             if line is None:
                 parser.finish()
-                _check_rules_pragmas(record, source)
+                _take_rules_pragmas(record, source)
             else:
                 parser.line(number, line)
         except FormatError as err:
@@ -471,27 +371,35 @@ def _parse(
                 raise error from None
             record.errors.append(error)
             LOGGER.warning("%s", error)
+    _event_texts(record)
     return record
 
 
-def _check_rules_pragmas(record: GameRecord, source: str | None) -> None:
-    """The rules pragmas must each take a value their option takes, and
-    together make rules that do not conflict.
+def _take_rules_pragmas(record: GameRecord, source: str | None) -> None:
+    """Move the rules pragmas into :attr:`GameRecord.rule_options`: each
+    must take a value its option takes, and together they must make rules
+    that do not conflict.
 
     :raises FormatError: naming the line of the pragma that is wrong (the
         first rules pragma, for a conflict).
     """
     try:
-        pragma_rules(record.pragmas)
+        options, others = pragma_options(record.pragmas)
+        Rules().replace(**options)
     except PragmaError as err:
         raise FormatError(str(err), line=record.pragma_lines.get(err.key, 0), source=source) from None
     except RulesError as err:
-        lines = [
-            record.pragma_lines.get(key, 0)
-            for key, _ in record.pragmas
-            if key in ("board-layout", CHALLENGE_PRAGMA) or key.replace("-", "_") in OPTIONS
-        ]
-        raise FormatError(str(err), line=min(lines, default=0), source=source) from None
+        lines = [record.pragma_lines.get(key, 0) for key, _ in record.pragmas if is_rules_pragma(key)]
+        raise FormatError(f"the rules pragmas conflict: {err}", line=min(lines, default=0), source=source) from None
+    record.rule_options = options
+    record.pragmas = others
+
+
+def _event_texts(record: GameRecord) -> None:
+    """Give each event its text as this format writes it (what a check of
+    the record quotes)."""
+    for event in record.events:
+        event.text = format_event(record, event)
 
 
 @dataclass
@@ -541,7 +449,7 @@ class _Parser:
         key = key.lower()
         value = value.strip()
         self.note_open = False
-        if key in (_ACTION, _ANAGRAM, _TIME_OUT, _RESIGN):
+        if key in (ACTION_PRAGMA, ANAGRAM_PRAGMA, TIME_OUT_PRAGMA, RESIGN_PRAGMA):
             self.turn_pragma(key, value, number)
             return
         self.declared.add(key)
@@ -580,6 +488,11 @@ class _Parser:
             record.id = value
         elif key == "lexicon":
             record.lexicon = value
+        elif key == CLOCK_PRAGMA:
+            seconds = parse_seconds(value.split())
+            if seconds is None:
+                raise self.error(f"#{key} {quote(value)}: give the seconds each player used, such as 1630 1200", number)
+            record.clock_used = seconds
         elif key in ALPHABET_PRAGMAS:
             record.alphabet = self.alphabet.name
         else:
@@ -646,23 +559,23 @@ class _Parser:
         nickname, _, rest = value.partition(" ")
         nickname = nickname.removesuffix(":")
         shapes = {
-            _ACTION: "'#action nick: RACK recycle G8 Z' or '#action nick: RACK swap G8'",
-            _ANAGRAM: "'#anagram-play nick: 8G TEAS'",
-            _TIME_OUT: "'#time-out nick'",
-            _RESIGN: "'#resign nick'",
+            ACTION_PRAGMA: "'#action nick: RACK recycle G8 Z' or '#action nick: RACK swap G8'",
+            ANAGRAM_PRAGMA: "'#anagram-play nick: 8G TEAS'",
+            TIME_OUT_PRAGMA: "'#time-out nick'",
+            RESIGN_PRAGMA: "'#resign nick'",
         }
         tokens = rest.split()
-        if not nickname or (key == _ANAGRAM and len(tokens) != 2) or (key in (_TIME_OUT, _RESIGN) and tokens):
+        if not nickname or (key == ANAGRAM_PRAGMA and len(tokens) != 2) or (key in (TIME_OUT_PRAGMA, RESIGN_PRAGMA) and tokens):
             raise self.error(f"write #{key} as {shapes[key]}, got {quote(value)}", number)
         player = self.player(nickname, number)
         total = next((e.total for e in reversed(self.record.events) if e.player == player), 0)
-        if key == _RESIGN:
+        if key == RESIGN_PRAGMA:
             self.record.events.append(Event(EventKind.RESIGN, player, 0, total, line=number))
             return
-        if key == _TIME_OUT:
+        if key == TIME_OUT_PRAGMA:
             self.marker = _Marker(key, player, number)
             return
-        if key == _ANAGRAM:
+        if key == ANAGRAM_PRAGMA:
             move = Move.from_gcg(f"anagram {tokens[0]} {tokens[1]}", self.alphabet, self.layout)
             self.marker = _Marker(key, player, number, move)
             return
@@ -683,7 +596,7 @@ class _Parser:
         name = self.record.players[marker.player].nickname
         if event.player != marker.player:
             raise self.error(f"#{marker.key} on line {marker.line} is {name}'s, but this line is not", number)
-        if marker.key == _TIME_OUT:
+        if marker.key == TIME_OUT_PRAGMA:
             if event.kind is not EventKind.PASS:
                 raise self.error(f"#{marker.key} on line {marker.line} must be followed by {name}'s pass line", number)
             event.kind = EventKind.TIME_OUT
@@ -792,164 +705,29 @@ def _without_cross_words(tokens: list[str]) -> list[str]:
     return tokens
 
 
-# -- writing -------------------------------------------------------------
-
-
-def dumps(record: GameRecord) -> str:
-    """A record as GCG text (UTF-8 declared on the first line)."""
-    out = io.StringIO()
-    write_game(record, out)
-    return out.getvalue()
-
-
-def dump(record: GameRecord, path: str | Path) -> None:
-    """Write a record to a GCG file (UTF-8)."""
-    Path(path).write_text(dumps(record), encoding="utf-8")
-
-
-def write_game(record: GameRecord, handle: IO[str]) -> None:
-    """Write a record as GCG to a text handle."""
-    alphabet = load_alphabet(record.alphabet)
-    w = handle.write
-    w("#character-encoding UTF-8\n")
-    for i, p in enumerate(record.players, start=1):
-        w(f"#player{i} {p.nickname} {p.name}\n")
-    if record.title is not None:
-        w(f"#title {record.title}\n")
-    if record.description is not None:
-        w(f"#description {record.description}\n")
-    if record.id is not None:
-        w(f"#id {record.id}\n")
-    if record.lexicon is not None:
-        w(f"#lexicon {record.lexicon}\n")
-    if record.alphabet != "english":
-        w(f"#{ALPHABET_PRAGMAS[0]} {record.alphabet}\n")
-    for key, value in record.pragmas:
-        w(f"#{key} {value}\n" if value else f"#{key}\n")
-    _write_notes(record.notes, w)
-    squares = _Squares()
-    for event in record.events:
-        for line in event_lines(record, event, squares):
-            w(line + "\n")
-        _write_notes(event.notes, w)
-        squares.follow(event)
-    for index, tiles in sorted(record.final_racks.items()):
-        w(f"#rack{index + 1} {alphabet.format_rack(tiles)}\n" if tiles else f"#rack{index + 1}\n")
-    if record.to_move is not None:
-        w(f"#{TO_MOVE_PRAGMA} {_nickname(record, record.to_move)}\n")
-
-
-class _Squares:
-    """The squares that hold a tile, followed through a record's events: what
-    the writer needs to write an anagram play as a placement that plays
-    through the word it rearranges."""
-
-    def __init__(self) -> None:
-        self.filled: set[tuple[int, int]] = set()
-        self.added: set[tuple[int, int]] = set()
-        """The squares the last placement filled (emptied again if it is withdrawn)."""
-
-    @classmethod
-    def before(cls, record: GameRecord, event: Event) -> _Squares:
-        """The squares filled when ``event`` (one of the record's) happens."""
-        squares = cls()
-        for e in record.events:
-            if e is event:
-                break
-            squares.follow(e)
-        return squares
-
-    def follow(self, event: Event) -> None:
-        if event.kind is EventKind.PLACE and event.move is not None:
-            self.added = {(r, c) for r, c, _ in event.move.squares()} - self.filled
-            self.filled |= self.added
-        elif event.kind is EventKind.WITHDRAWN:
-            self.filled -= self.added
-            self.added = set()
-
-    def placement(self, anagram: Move) -> Move:
-        """An anagram play as the placement of the tiles it adds, the
-        squares of the rearranged word played through."""
-        tiles = [PLAYED_THROUGH if (r, c) in self.filled else t for r, c, t in anagram.squares()]
-        return Move.place(anagram.row, anagram.col, anagram.down, tiles)
-
-
-def event_lines(record: GameRecord, event: Event, squares: _Squares | None = None) -> list[str]:
-    """The GCG lines of one event (without line breaks): its event line,
-    after the pragma an anagram play or a time-out needs; a recycle, a
-    blank swap or a resignation is a pragma line alone.
-
-    ``squares`` are the squares filled before the event (found from the
-    record's events when not given).
-    """
-    alphabet = load_alphabet(record.alphabet)
-    layout = load_layout("standard")
-    nick = _nickname(record, event.player)
-    rack = "" if event.rack is None else alphabet.format_rack(event.rack)
-    move = event.move
-    if event.kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP) and move is not None:
-        return [f"#{_ACTION} {nick}: {rack + ' ' if rack else ''}{move.gcg(alphabet, layout)}"]
-    if event.kind is EventKind.RESIGN:
-        return [f"#{_RESIGN} {nick}"]
-    if event.kind is EventKind.TIME_OUT:
-        return [f"#{_TIME_OUT} {nick}", format_event(record, event)]
-    if event.kind is EventKind.PLACE and move is not None and move.kind is MoveKind.ANAGRAM:
-        position = layout.position_name(move.row, move.col, move.down)
-        marker = f"#{_ANAGRAM} {nick}: {position} {alphabet.format_word(move.tiles)}"
-        if squares is None:
-            squares = _Squares.before(record, event)
-        placement = squares.placement(move).gcg(alphabet, layout)
-        return [marker, f">{nick}: {rack + ' ' if rack else ''}{placement} {event.score:+d} {event.total}"]
-    return [format_event(record, event)]
-
-
-def format_event(record: GameRecord, event: Event) -> str:
-    """One event as a GCG line (without the line break): its event line, or
-    for a recycle or a blank swap its ``#action`` line, for a resignation its
-    ``#resign`` line (see :func:`event_lines`).
-
-    >>> record = loads(">alice: HNOR 8F HORN +14 14\\n")
-    >>> format_event(record, record.events[0])
-    '>alice: HNOR 8F HORN +14 14'
-    """
-    if event.kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP, EventKind.RESIGN) or (
-        event.move is not None and event.move.kind is MoveKind.ANAGRAM
-    ):
-        return event_lines(record, event)[-1]
-    alphabet = load_alphabet(record.alphabet)
-    rack = "" if event.rack is None else alphabet.format_rack(event.rack)
-    body = _event_body(event, rack, alphabet, load_layout("standard"))
-    return f">{_nickname(record, event.player)}: {body} {event.score:+d} {event.total}"
-
-
-def _nickname(record: GameRecord, player: int) -> str:
-    return record.players[player].nickname if player < len(record.players) else f"player{player + 1}"
-
-
-def _event_body(event: Event, rack: str, alphabet: Alphabet, layout: BoardLayout) -> str:
-    kind = event.kind
-    if (
-        kind in (EventKind.PLACE, EventKind.PASS, EventKind.TIME_OUT)
-        or (kind is EventKind.EXCHANGE and event.move is not None)
-    ):
-        assert event.move is not None
-        action = event.move.gcg(alphabet, layout)
-    elif kind is EventKind.EXCHANGE:
-        action = f"-{event.exchange_count}"
-    elif kind is EventKind.WITHDRAWN:
-        action = "--"
-    elif kind is EventKind.CHALLENGE:
-        action = "(challenge)"
-    elif kind is EventKind.TIME_PENALTY:
-        action = "(time)"
-    else:
-        action = f"({alphabet.format_rack(event.end_rack)})"
-    return f"{rack} {action}" if rack else action
-
-
-def _write_notes(notes: Iterable[str], w: object) -> None:
-    for note in notes:
-        first, *more = note.split("\n")
-        w(f"#note {first}\n")  # type: ignore[operator]
-        for line in more:
-            w(f"{line}\n")  # type: ignore[operator]
+__all__ = [
+    "ALPHABET_PRAGMAS",
+    "CHALLENGE_PRAGMA",
+    "CLOCK_PRAGMA",
+    "MAX_DIGITS",
+    "MAX_GAME_LINES",
+    "MAX_LINE_CHARS",
+    "MAX_RECORD_BYTES",
+    "TO_MOVE_PRAGMA",
+    "PragmaError",
+    "ReadResult",
+    "decode",
+    "dump",
+    "dumps",
+    "event_lines",
+    "format_event",
+    "load",
+    "loads",
+    "options_pragmas",
+    "pragma_rules",
+    "read_game",
+    "read_games",
+    "rules_pragmas",
+    "seconds_text",
+    "write_game",
+]

@@ -12,9 +12,10 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tilebag.alphabet import Tile
+from tilebag.alphabet import Tile, load_alphabet
 from tilebag.errors import FormatError
 from tilebag.move import Move
+from tilebag.rules import Rules
 
 
 class EventKind(enum.Enum):
@@ -100,6 +101,25 @@ class Event:
     """Comments attached to the event (GCG ``#note``)."""
     line: int = field(default=0, compare=False)
     """Line of the source file it was read from (0 if none)."""
+    text: str = field(default="", compare=False, repr=False)
+    """The event as its file wrote it, for messages about it (``""`` for an
+    event not read from a file: see :func:`event_text`)."""
+
+
+def event_text(record: GameRecord, event: Event) -> str:
+    """An event as messages about it quote it: as its file wrote it, or for
+    an event made in memory, its player's nickname, move, score and total.
+
+    >>> from tilebag.move import Move
+    >>> record = GameRecord([PlayerInfo("alice")])
+    >>> event_text(record, Event(EventKind.PLACE, 0, 14, 14, move=Move.from_gcg("8F HORN")))
+    'alice: place 8F HORN +14 14'
+    """
+    if event.text:
+        return event.text
+    nick = record.players[event.player].nickname if event.player < len(record.players) else f"player{event.player + 1}"
+    move = f" {event.move.gcg(load_alphabet(record.alphabet))}" if event.move is not None else ""
+    return f"{nick}: {event.kind.value}{move} {event.score:+d} {event.total}"
 
 
 @dataclass
@@ -137,11 +157,20 @@ class GameRecord:
     to_move: int | None = None
     """The player to move at the end of the record (GCG ``#to-move nick``,
     after the racks): written for a game that is not over."""
+    rule_options: dict[str, object] = field(default_factory=dict)
+    """The rules options the record states, by :class:`~tilebag.rules.Rules`
+    field name (``challenge``, ``rack_size``, ``layout`` ...) with their
+    values: the options a game was not played by as standard. See
+    :meth:`rules`."""
+    clock_used: tuple[float, ...] | None = None
+    """Seconds each player had used at the end of the record, in seat order
+    (games with a turn timer or a game clock), if recorded."""
     pragmas: list[tuple[str, str]] = field(default_factory=list)
-    """Other ``#keyword value`` lines, kept in order so they round-trip."""
+    """The format's other ``#keyword value`` lines, which tilebag does not
+    use, kept in order so they round-trip."""
     pragma_lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
-    """The line each pragma was first read from, by keyword (``rack1``,
-    ``to-move``, ``lexicon`` ...)."""
+    """The line each item was first read from, by its keyword in the file
+    (``rack1``, ``to-move``, ``lexicon``, ``rack-size`` ...)."""
     encoding: str | None = field(default=None, compare=False)
     """The declared ``#character-encoding``, if any (a property of the file,
     not of the game: records compare equal whatever their encoding)."""
@@ -149,6 +178,17 @@ class GameRecord:
     """Malformed lines skipped by a lenient reader (each names its line)."""
     warnings: list[str] = field(default_factory=list, compare=False, repr=False)
     """Things a reader noticed but could work around (e.g. a wrong encoding)."""
+
+    def rules(self, base: Rules | None = None) -> Rules:
+        """``base`` (the standard rules by default) with the record's tile
+        set and the rules options it states.
+
+        >>> GameRecord(rule_options={"rack_size": 9}).rules().describe()
+        ['rack size 9']
+
+        :raises RulesError: when the options conflict.
+        """
+        return (base or Rules()).replace(alphabet=self.alphabet, **self.rule_options)
 
     def pragma(self, key: str) -> str | None:
         """The value of another pragma (the first with that keyword), if present."""

@@ -41,19 +41,18 @@ recorded score +16, the rules give +14 (HORN 14)
 from __future__ import annotations
 
 import enum
-import math
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tilebag.alphabet import BLANK_BIT, Tile, load_alphabet, rack_tile
-from tilebag.errors import IllegalMoveError, TilebagError, quote
+from tilebag.clock import RecordedTimes
+from tilebag.errors import IllegalMoveError, TilebagError
 from tilebag.game import Game, Termination
-from tilebag.gcg import CLOCK_PRAGMA, TO_MOVE_PRAGMA, format_event, pragma_rules
 from tilebag.lexicon import DEFAULT_LEXICON, Lexicon, default_lexicon
 from tilebag.move import Move, MoveKind
-from tilebag.record import Event, EventKind, GameRecord
+from tilebag.record import Event, EventKind, GameRecord, event_text
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, RulesError
 from tilebag.variants import check_anagram, check_recycle
 
@@ -130,7 +129,10 @@ def rules_for(record: GameRecord, base: Rules | None = None) -> Rules:
     :raises RulesError: when a rules pragma's value is not one its option
         takes, or the pragmas conflict.
     """
-    rules = pragma_rules(record.pragmas, (base or Rules()).replace(alphabet=record.alphabet))
+    try:
+        rules = record.rules(base)
+    except RulesError as err:
+        raise RulesError(f"the rules the record states conflict: {err}") from None
     players = max(len(record.players), 1)
     rules = rules.replace(max_players=max(rules.max_players, players))
     alphabet = load_alphabet(record.alphabet)
@@ -220,62 +222,6 @@ class _RecordLexicon:
             self.open = False
 
 
-class _Clocks:
-    """The seconds to spend on each move so that the replayed clocks reach
-    what the record says each player used: its ``#clock-used`` pragma, or
-    else just enough over the game clock for its overtime penalties. Without
-    either, moves take no time (and a time-out what was left of its turn)."""
-
-    def __init__(self, record: GameRecord, rules: Rules, players: int) -> None:
-        self.turn_time = rules.turn_time
-        self.remaining: list[float] | None = None
-        self.problem: str | None = None
-        """Why the ``#clock-used`` pragma could not be used, if it could not."""
-        text = record.pragma(CLOCK_PRAGMA)
-        if text is not None:
-            try:
-                used = [float(part) for part in text.split()]
-            except ValueError:
-                used = []
-            if len(used) == players and all(math.isfinite(u) and u >= 0 for u in used):
-                self.remaining = used
-            else:
-                self.problem = f"#{CLOCK_PRAGMA} {quote(text)} does not give the seconds of each of the {players} players"
-        clock, per_minute = rules.game_clock, rules.overtime_penalty
-        if self.remaining is None and clock is not None and per_minute:
-            need = [0.0] * players
-            for e in record.events:
-                if e.kind is EventKind.TIME_PENALTY and e.score < 0 and 0 <= e.player < players:
-                    need[e.player] = max(need[e.player], clock + 60 * math.ceil(-e.score / per_minute))
-            self.remaining = need
-        self.time_outs = Counter(e.player for e in record.events if e.kind is EventKind.TIME_OUT)
-
-    def for_move(self, game: Game) -> float | None:
-        """Seconds for the next move of the player to move."""
-        if self.remaining is None:
-            return None
-        p = game.turn
-        reserved = self.turn_time * self.time_outs[p] if self.turn_time is not None else 0.0
-        budget = self.remaining[p] - reserved
-        if self.turn_time is not None:
-            budget = min(budget, self.turn_time - game.turn_elapsed)
-        seconds = max(0.0, budget)
-        self.remaining[p] -= seconds
-        return seconds
-
-    def for_time_out(self, game: Game) -> float | None:
-        """Seconds the player to move spent on a turn the timer ended (what
-        was left of it)."""
-        p = game.turn
-        self.time_outs[p] -= 1
-        if self.remaining is None:
-            return None
-        left = self.turn_time - game.turn_elapsed if self.turn_time is not None else 0.0
-        seconds = max(0.0, min(left, self.remaining[p]))
-        self.remaining[p] -= seconds
-        return seconds
-
-
 class _Replayer:
     def __init__(
         self, record: GameRecord, rules: Rules, lexicon: Lexicon | None, strict: bool, source: str | None
@@ -284,7 +230,7 @@ class _Replayer:
         self.rules = rules
         self.lexicon = lexicon
         self.judge = _RecordLexicon(lexicon)
-        self.clocks = _Clocks(record, rules, len(record.players) or 2)
+        self.clocks = RecordedTimes(record, rules, len(record.players) or 2)
         self.strict = strict
         self.source = source
         self.report = CheckReport(source)
@@ -300,7 +246,7 @@ class _Replayer:
     def finding(
         self, event: Event | None, message: str, *, warning: bool = False, fatal: bool = False, line: int = 0
     ) -> None:
-        text = format_event(self.record, event) if event is not None else ""
+        text = event_text(self.record, event) if event is not None else ""
         finding = Finding(
             Severity.WARNING if warning else Severity.ERROR,
             event.line if event is not None else line,
@@ -324,8 +270,8 @@ class _Replayer:
         first = record.events[0].player if record.events else to_move or 0
         try:
             if to_move is not None and not 0 <= to_move < len(players):
-                line = record.pragma_lines.get(TO_MOVE_PRAGMA, 0)
-                self.finding(None, f"#{TO_MOVE_PRAGMA}: there is no player {to_move + 1}", fatal=True, line=line)
+                line = record.pragma_lines.get("to-move", 0)
+                self.finding(None, f"#to-move: there is no player {to_move + 1}", fatal=True, line=line)
             try:
                 self.game = Game(players, rules=self.rules, lexicon=self.judge, seed=0, first=first)
             except TilebagError as err:
@@ -351,13 +297,13 @@ class _Replayer:
         assert g is not None
         if to_move is None:
             return
-        line = self.record.pragma_lines.get(TO_MOVE_PRAGMA, 0)
+        line = self.record.pragma_lines.get("to-move", 0)
         name = self.name(to_move)
         if g.is_over():
-            self.finding(None, f"#{TO_MOVE_PRAGMA} {name}, but the game is over ({g.result_text()})", line=line)
+            self.finding(None, f"#to-move {name}, but the game is over ({g.result_text()})", line=line)
         elif g.turn != to_move:
             self.finding(
-                None, f"#{TO_MOVE_PRAGMA} {name}, but after the record's events it is {self.name(g.turn)}'s turn", line=line
+                None, f"#to-move {name}, but after the record's events it is {self.name(g.turn)}'s turn", line=line
             )
 
     # -- events -----------------------------------------------------------
@@ -443,10 +389,10 @@ class _Replayer:
             if event.kind is EventKind.TIME_OUT:
                 if g.rules.turn_time is None:
                     self.finding(event, "a time-out, but these rules have no turn timer")
-                g.time_out(self.clocks.for_time_out(g))
+                g.time_out(self.clocks.for_time_out(g.turn, g.turn_elapsed))
                 score = 0
             else:
-                score = g.push(move, seconds=self.clocks.for_move(g))
+                score = g.push(move, seconds=self.clocks.for_move(g.turn, g.turn_elapsed))
         except IllegalMoveError as err:
             if move.kind is MoveKind.EXCHANGE and event.score == 0:
                 self.finding(event, f"illegal exchange: {err}")
@@ -518,7 +464,7 @@ class _Replayer:
         self.set_rack(event, event.rack, needed=needed)
         try:
             with self.judge.opened():
-                g.push(move, seconds=self.clocks.for_move(g))
+                g.push(move, seconds=self.clocks.for_move(g.turn, g.turn_elapsed))
         except IllegalMoveError as err:
             self.finding(event, f"illegal {what}: {err}", fatal=True)
         if self.lexicon is not None:

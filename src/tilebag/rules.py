@@ -336,6 +336,21 @@ class Rules:
                 message = re.sub(rf"\b{name}\b", "--" + OPTIONS[name].flag, message)
             raise RulesError(message) from None
 
+    def stated_options(self) -> dict[str, object]:
+        """The options these rules do not play as standard, by field name
+        (the options a record states, the board layout included).
+
+        >>> find_rules("tournament").stated_options()
+        {'scoreless_turns': 6, 'game_clock': 1500.0, 'overtime_penalty': 10}
+        """
+        standard = Rules()
+        stated: dict[str, object] = {
+            name: getattr(self, name) for name in OPTIONS if getattr(self, name) != getattr(standard, name)
+        }
+        if self.layout != standard.layout:
+            stated["layout"] = self.layout
+        return stated
+
     def describe(self) -> list[str]:
         """What differs from the standard rules, one phrase per option.
 
