@@ -11,9 +11,10 @@ from tilebag import coach
 from tilebag.analysis import analyze_turn
 from tilebag.game import Game, Termination
 from tilebag.lexicon import default_lexicon
-from tilebag.play import Console, Session, summary_lines
+from tilebag.narration import summary_lines
 from tilebag.players import Player, StaticPlayer, make_bot
 from tilebag.rules import find_rules
+from tilebag.session import Console, Session
 
 LEXICON = default_lexicon()
 

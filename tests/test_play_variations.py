@@ -1,5 +1,5 @@
 """``tilebag play`` with the variations of the rules, driven in-process: a
-:class:`~tilebag.play.Session` reads scripted lines and the time comes from
+:class:`~tilebag.session.Session` reads scripted lines and the time comes from
 a clock the test moves on, so timers run out without waiting.
 
 Each game is set up with known racks (the first seat to move) and a small
@@ -18,10 +18,12 @@ from tilebag import Game, Move, Rules, Termination, WordList
 from tilebag.alphabet import BLANK
 from tilebag.cli import build_parser, rules_from_args
 from tilebag.lexicon import Lexicon
-from tilebag.play import Console, Session, build_game, help_text
+from tilebag.narration import help_text
+from tilebag.play import build_game
 from tilebag.players import Player
 from tilebag.record import EventKind
 from tilebag.rules import ChallengeMode, find_rules
+from tilebag.session import Console, Session
 
 WORDS = WordList(["EAT", "TEA", "ATE", "TEAS", "ZEA", "TA", "AT", "HA", "ZA", "ZAX", "AA", "QI", "XI"], name="tiny")
 PLAYERS = ("alice", "bob")
@@ -90,8 +92,9 @@ def play(game: Game, lines: Sequence[Line], bots: dict[int, Player] | None = Non
 def test_a_nine_tile_game_deals_nine_tiles_and_says_so() -> None:
     args = build_parser().parse_args(["play", "alice", "bob", "--rules", "nine-tile", "--seed", "5"])
     args.rules = rules_from_args(args)
-    game, bots = build_game(args)
-    assert not bots
+    table = build_game(args)
+    game = table.game
+    assert not table.bots
     assert [len(game.rack(i)) for i in range(2)] == [9, 9]
     script = play(game, [])
     assert "Rules: nine-tile — rack size 9" in script.text

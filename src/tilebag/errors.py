@@ -80,6 +80,8 @@ class Illegal(enum.Enum):
     """A recycle or blank swap that would change nothing."""
     TIME_UP = "time up"
     """The turn timer ran out: the turn is a pass (:meth:`tilebag.Game.time_out`)."""
+    UNDO_NOT_ALLOWED = "undo not allowed"
+    """An undo where the table does not allow one (:meth:`tilebag.Table.undo`)."""
 
 
 class IllegalMoveError(TilebagError, ValueError):

@@ -49,6 +49,19 @@ from tilebag.rules import ChallengeMode, EndAdjustment, Rules, RulesError
 from tilebag.variants import AnagramPlay, apply_anagram, check_anagram, check_blank_swap, check_recycle
 
 
+class GameState(enum.Enum):
+    """Where a game stands (:attr:`Game.state`)."""
+
+    PLAYING = "playing"
+    """The player to move (:attr:`Game.turn`) is to play."""
+    FINAL_CHALLENGE = "final challenge"
+    """The last play ended the game, and the next player may still
+    challenge it (:meth:`Game.challenge`) or accept it (:meth:`Game.accept_end`).
+    The racks are counted already: :meth:`Game.is_over` is true."""
+    OVER = "over"
+    """The game is over and its last play stands."""
+
+
 class Termination(enum.Enum):
     """How a game ended."""
 
@@ -202,6 +215,7 @@ class Game:
         self.turn_elapsed = 0.0
         """Seconds the turn in progress has taken so far (recycles and blank
         swaps included)."""
+        self._end_accepted = False
 
     # -- views ----------------------------------------------------------
 
@@ -263,7 +277,46 @@ class Game:
         return sorted(tiles)
 
     def is_over(self) -> bool:
+        """True once the game has ended (even while its last play may still
+        be challenged: see :attr:`state`)."""
         return self.termination is not None
+
+    @property
+    def state(self) -> GameState:
+        """Playing, waiting for the final challenge, or over.
+
+        >>> game = Game(["alice", "bob"], seed=7, first=0)
+        >>> game.state
+        <GameState.PLAYING: 'playing'>
+        >>> game.resign(0)
+        >>> game.state
+        <GameState.OVER: 'over'>
+        """
+        if self.termination is None:
+            return GameState.PLAYING
+        event = self.challengeable
+        if not self._end_accepted and event is not None and event.move is not None and len(self.players) > 1:
+            return GameState.FINAL_CHALLENGE
+        return GameState.OVER
+
+    @property
+    def final_challenger(self) -> int | None:
+        """The player who may challenge the play that ended the game (the
+        next one after its player), while :attr:`state` waits for it."""
+        event = self.challengeable
+        if self.state is not GameState.FINAL_CHALLENGE or event is None:
+            return None
+        return (event.player + 1) % len(self.players)
+
+    def accept_end(self) -> None:
+        """Accept the play that ended the game: no one challenges it, and
+        the game is over (:attr:`state` becomes :attr:`GameState.OVER`).
+
+        :raises IllegalMoveError: when the game is not waiting for its final challenge.
+        """
+        if self.state is not GameState.FINAL_CHALLENGE:
+            raise IllegalMoveError(Illegal.NOTHING_TO_CHALLENGE, "there is no game-ending play waiting to be accepted")
+        self._end_accepted = True
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else ``None``. The highest score
@@ -557,6 +610,7 @@ class Game:
             raise NothingToUndoError("nothing to undo: no move has been played yet")
         snap = self._stack.pop()
         self._restore(snap)
+        self._end_accepted = False
         return snap.undo
 
     @property

@@ -1,8 +1,8 @@
 """``tilebag play`` full screen: the board, racks, scores, bag and move log
 drawn with Textual, moves typed or placed on the board with the keyboard.
 
-The game itself is the same :class:`~tilebag.play.Session` as in line
-mode, run on a thread of its own: its console (:class:`ScreenConsole`)
+The game itself is the same :class:`~tilebag.table.Table`, driven by the
+same :class:`~tilebag.session.Session`, as in line mode, run on a thread of its own: its console (:class:`ScreenConsole`)
 hands it the lines typed in the command line at the bottom of the screen,
 writes what it says into the message pane, and passes the snapshots of the
 table it shows (:class:`~tilebag.view.TableView`) to the widgets, which
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -43,16 +43,15 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, RichLog, Static
 
-from tilebag.game import Game
-from tilebag.play import Console, Session
-from tilebag.players import Player
 from tilebag.rules import PRESETS, Rules
+from tilebag.session import Console, Session
+from tilebag.table import Table
 from tilebag.tui_setup import SetupScreen, TableSetup
 from tilebag.view import SquareView, TableView
 
-TableMaker = tuple[Rules, Callable[[Sequence[str], Sequence[str], Rules], tuple[Game, dict[int, Player]]]]
-"""The rules to offer first on the setup screen, and how to make a game
-and its bots from the people's names, the bot kinds and the rules chosen."""
+TableMaker = tuple[Rules, Callable[[Sequence[str], Sequence[str], Rules, bool], Table]]
+"""The rules to offer first on the setup screen, and how to make a table
+from the people's names, the bot kinds, the rules and practice mode chosen."""
 
 Pending = tuple[int, int, str, bool]
 """A tile put on the board with the keyboard and not yet played: row,
@@ -486,9 +485,8 @@ class GameApp(App[int]):
 
     def __init__(
         self,
-        game: Game | None,
+        table: Table | None,
         *,
-        bots: Mapping[int, Player] | None = None,
         save_path: str | None = None,
         practice: bool = False,
         setup: TableMaker | None = None,
@@ -500,10 +498,8 @@ class GameApp(App[int]):
         self.practice = practice
         self.setup = setup
         self.session: Session | None = None
-        if game is not None:
-            self.session = Session(
-                game, self.game_console, save_path=save_path, bots=bots, practice=practice, resumed_from=resumed_from
-            )
+        if table is not None:
+            self.session = Session(table, self.game_console, save_path=save_path, resumed_from=resumed_from)
         self.waiting = False
         self.finished = False
         self.leaving = False
@@ -564,10 +560,8 @@ class GameApp(App[int]):
         assert self.setup is not None and chosen is not None
         default_rules, make = self.setup
         rules = default_rules if chosen.rules == default_rules.name else PRESETS[chosen.rules]
-        game, bots = make(chosen.people, chosen.bots, rules)
-        self.session = Session(
-            game, self.game_console, save_path=self.save_path, bots=bots, practice=self.practice or chosen.practice
-        )
+        table = make(chosen.people, chosen.bots, rules, self.practice or chosen.practice)
+        self.session = Session(table, self.game_console, save_path=self.save_path)
         self.begin()
 
     def begin(self) -> None:
@@ -779,18 +773,17 @@ class QuitScreen(ModalScreen[bool]):
 
 
 def run_full_screen(
-    game: Game | None,
+    table: Table | None,
     *,
-    bots: Mapping[int, Player] | None = None,
     save_path: str | None = None,
     practice: bool = False,
     setup: TableMaker | None = None,
     resumed_from: str | None = None,
 ) -> int:
-    """Play ``game`` full screen until it ends and the player leaves; the
-    exit status. Without a game, the first screen asks who plays and by
+    """Play the game at ``table`` full screen until it ends and the player
+    leaves; the exit status. Without a game, the first screen asks who plays and by
     which rules (``setup``: the rules to offer first, and how to make the
     game from the choices)."""
-    app = GameApp(game, bots=bots, save_path=save_path, practice=practice, setup=setup, resumed_from=resumed_from)
+    app = GameApp(table, save_path=save_path, practice=practice, setup=setup, resumed_from=resumed_from)
     status = app.run()
     return int(status if status is not None else app.status)

@@ -4,14 +4,14 @@ rules, for ``tilebag play`` started with no names and no bots.
 Up to four seats, each a person at this keyboard (with a name) or a bot
 of one of the kinds in :data:`tilebag.players.BOTS`; a rules preset; and
 practice mode. :func:`table_choice` turns the choices into the names and
-bot kinds :func:`tilebag.play.build_game` takes, or says what is wrong.
+bot kinds :func:`tilebag.seats.new_table` takes, or says what is wrong.
 
 >>> table_choice([("person", "Ann"), ("static", ""), ("none", ""), ("none", "")], "standard")
 (['Ann'], ['static'])
 >>> table_choice([("none", ""), ("none", ""), ("none", ""), ("none", "")], "standard")
 Traceback (most recent call last):
 ...
-tilebag.play.SetupError: no seats: choose a person or a bot for one seat at least
+tilebag.seats.SetupError: no seats: choose a person or a bot for one seat at least
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from tilebag.play import SetupError, bot_names
 from tilebag.players import BOTS, describe_bot
 from tilebag.rules import PRESET_HELP, PRESETS, Rules
+from tilebag.seats import SetupError
+from tilebag.table import bot_names
 
 SEATS = 4
 PERSON = "person"

@@ -1,0 +1,639 @@
+"""The table: a game with its seats, people and bots, run turn by turn.
+
+A :class:`Table` is everything between the rules (:class:`~tilebag.game.Game`)
+and a screen: who sits where, whose action it is, the bots' moves and when
+they challenge, the offer to challenge the play that ended the game, the
+turn timer and the game clocks as they run, resigning, taking moves back
+against bots, and saving and resuming. It never reads a keyboard or prints:
+a front end (the line game, the full-screen game, a server's room) hands it
+typed actions from a seat and is told what happened through typed events
+(:class:`TableEvent`), which it can subscribe to (:meth:`Table.subscribe`)
+or read back from :attr:`Table.log`.
+
+>>> from tilebag.game import Game
+>>> from tilebag.players import StaticPlayer
+>>> game = Game(["alice", "Static bot"], seed=7, first=0)
+>>> table = Table(game, {1: StaticPlayer("Static bot")})
+>>> game.set_rack(0, "HNORXYZ")
+>>> [type(e).__name__ for e in table.play(0, game.parse_move("8F HORN"))]
+['Played']
+>>> [type(e).__name__ for e in table.run_bots()]
+['Played']
+>>> table.seat_to_act()
+0
+>>> table.play(1, game.parse_move("-"))
+Traceback (most recent call last):
+...
+tilebag.errors.IllegalMoveError: it is alice's turn, not Static bot's
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tilebag.alphabet import Tile, load_alphabet
+from tilebag.clock import Now, TurnTimer
+from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, NothingToUndoError
+from tilebag.game import ChallengeResult, Game, GameState, Outcome
+from tilebag.lexicon import Lexicon, load_lexicon
+from tilebag.move import Move, MoveKind
+from tilebag.players import BOTS, Player, make_bot
+from tilebag.record import Event, EventKind
+from tilebag.variants import check_anagram, recycled_words
+
+MAX_START_ACTIONS = 16
+"""Recycles and blank swaps a bot may make in one turn before it is made to
+pass (a bot that kept swapping letters back and forth would never move)."""
+
+
+# -- events -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """Something that happened at the table (each kind below is one)."""
+
+    seat: int
+    """The seat that acted, or that the event is about."""
+
+
+@dataclass(frozen=True)
+class Played(TableEvent):
+    """A seat's move was played: a placement, an exchange, a pass, or a
+    variation's action that keeps the turn (a recycle, a blank swap).
+
+    An exchange's :attr:`move` names its tiles: only its own seat may see
+    them (:meth:`public` takes them out)."""
+
+    move: Move
+    notation: str
+    """The move in GCG notation, played-through letters in parentheses."""
+    score: int = 0
+    total: int = 0
+    """The seat's score after the move."""
+    words: tuple[tuple[str, int], ...] = ()
+    """The words a placement formed, with their scores."""
+    bingo: int = 0
+    """The bingo bonus it earned."""
+    rearranged: str = ""
+    """An anagram play: the word it rearranged."""
+    replaced: Tile | None = None
+    """A recycle or blank swap: the board tile it replaced."""
+    square: str = ""
+    """A recycle or blank swap: the square's name."""
+    seconds: float | None = None
+    """The time the move took, as counted."""
+    exchanged: int = 0
+    """An exchange: how many tiles went back."""
+
+    def public(self) -> Played:
+        """The event as the other seats may see it: an exchange says how
+        many tiles, not which."""
+        if self.move.kind is not MoveKind.EXCHANGE or not self.move.tiles:
+            return self
+        hidden = Move(MoveKind.EXCHANGE)
+        return Played(self.seat, hidden, f"-{self.exchanged}", 0, self.total, seconds=self.seconds, exchanged=self.exchanged)
+
+
+@dataclass(frozen=True)
+class TimeUp(TableEvent):
+    """The turn timer ran out: the seat's turn was a pass."""
+
+    took: float
+    """Seconds the turn had taken."""
+    limit: float
+
+
+@dataclass(frozen=True)
+class TurnMissed(TableEvent):
+    """The seat missed its turn, lost on a failed challenge."""
+
+
+@dataclass(frozen=True)
+class Challenged(TableEvent):
+    """:attr:`seat` challenged the play of :attr:`player`."""
+
+    player: int
+    play: str
+    """The play challenged, as ``8F HORN (+14)``."""
+    score: int
+    """What the play had scored."""
+    result: ChallengeResult
+    turn_before: int
+    """The player to move when the challenge was made."""
+    scores: tuple[int, ...]
+    """Every score after the ruling."""
+
+
+@dataclass(frozen=True)
+class EndAccepted(TableEvent):
+    """The seat accepted the play that ended the game."""
+
+    player: int
+    play: str
+
+
+@dataclass(frozen=True)
+class Resigned(TableEvent):
+    """The seat resigned."""
+
+
+@dataclass(frozen=True)
+class BotRefused(TableEvent):
+    """A bot chose a move the rules refuse: it passes instead."""
+
+    move: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BotStalled(TableEvent):
+    """A bot kept making recycles and blank swaps: it passes."""
+
+    actions: int
+
+
+@dataclass(frozen=True)
+class Undone(TableEvent):
+    """The seat took back its last move and every bot move since; the
+    tiles it cannot see were dealt anew."""
+
+    actions: int
+
+
+@dataclass(frozen=True)
+class GameEnded(TableEvent):
+    """The game is over (its last play stands). :attr:`seat` is the winner,
+    or -1 for a draw."""
+
+    outcome: Outcome
+
+
+Listener = Callable[[TableEvent], None]
+
+
+# -- seats --------------------------------------------------------------------
+
+
+def bot_names(kinds: Sequence[str]) -> list[str]:
+    """Seat names for bots of these kinds, numbered when a kind repeats.
+
+    >>> bot_names(["static", "greedy", "static"])
+    ['Static bot 1', 'Greedy bot', 'Static bot 2']
+    """
+    counts = Counter(kinds)
+    seen: Counter[str] = Counter()
+    names = []
+    for kind in kinds:
+        seen[kind] += 1
+        number = f" {seen[kind]}" if counts[kind] > 1 else ""
+        names.append(f"{kind.capitalize()} bot{number}")
+    return names
+
+
+def bot_kind_of(name: str) -> str | None:
+    """The bot kind a seat name stands for (as :func:`bot_names` makes them),
+    or ``None`` for a person.
+
+    >>> bot_kind_of("Static bot"), bot_kind_of("Beginner bot 2"), bot_kind_of("alice")
+    ('static', 'beginner', None)
+    """
+    words = name.split()
+    if len(words) in (2, 3) and words[1] == "bot" and words[0].lower() in BOTS and words[0][0].isupper():
+        if len(words) == 2 or words[2].isdigit():
+            return words[0].lower()
+    return None
+
+
+# -- the table ----------------------------------------------------------------
+
+
+class Table:
+    """A game and its seats: ``bots`` by seat (the other seats are people).
+
+    :param now: where time is read, in seconds (:func:`time.monotonic`).
+    :param practice: coaching whatever the rules (hints, word look-ups,
+        undo against bots); the rules' open dictionary allows it too.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        bots: Mapping[int, Player] | None = None,
+        *,
+        now: Now = time.monotonic,
+        practice: bool = False,
+    ) -> None:
+        self.game = game
+        self.bots: dict[int, Player] = dict(bots or {})
+        for seat in self.bots:
+            game._seat(seat)
+        self.practice = practice
+        self.timer = TurnTimer(now)
+        self.now = now
+        self.log: list[TableEvent] = []
+        """Every event so far, oldest first (its index is its sequence number)."""
+        self._listeners: list[Listener] = []
+
+    def __repr__(self) -> str:
+        seats = ", ".join(f"{p.name}{' (bot)' if i in self.bots else ''}" for i, p in enumerate(self.game.players))
+        return f"<Table {seats}: {self.game.state.value}>"
+
+    # -- who is who -------------------------------------------------------------
+
+    def name(self, seat: int) -> str:
+        return self.game.players[seat].name
+
+    def people(self) -> int:
+        """How many seats are people."""
+        return len(self.game.players) - len(self.bots)
+
+    def is_bot(self, seat: int) -> bool:
+        return seat in self.bots
+
+    def seat_to_act(self) -> int:
+        """The seat whose action the table waits for: the player to move,
+        or while the play that ended the game may be challenged, the player
+        who may challenge it."""
+        challenger = self.game.final_challenger
+        return self.game.turn if challenger is None else challenger
+
+    def coaching_allowed(self) -> bool:
+        """True when hints, word look-ups and undo are allowed: in practice,
+        or when the rules open the dictionary."""
+        return self.practice or self.game.rules.open_dictionary
+
+    def can_challenge(self) -> bool:
+        """True when there is a play an opponent may challenge now."""
+        return self.game.challengeable is not None and len(self.game.players) > 1 and self.game.challengeable.move is not None
+
+    def challengeable_by(self, seat: int) -> Event | None:
+        """The play ``seat`` may challenge now, if any (never its own)."""
+        event = self.game.challengeable
+        if self.can_challenge() and event is not None and event.player != seat:
+            return event
+        return None
+
+    def play_text(self, event: Event) -> str:
+        """A placement event as ``8F HORN (+14)``."""
+        assert event.move is not None
+        return f"{self.game.board.notation(event.move)} (+{event.score})"
+
+    # -- events -------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with every event from now on, as it happens."""
+        self._listeners.append(listener)
+
+    def events_since(self, seq: int) -> list[TableEvent]:
+        """The events from sequence number ``seq`` on (to catch up)."""
+        return self.log[seq:]
+
+    def _emit(self, events: list[TableEvent], event: TableEvent) -> None:
+        events.append(event)
+        self.log.append(event)
+        for listener in self._listeners:
+            listener(event)
+
+    def _ended(self, events: list[TableEvent]) -> None:
+        if self.game.state is GameState.OVER:
+            outcome = self.game.outcome()
+            assert outcome is not None
+            winner = outcome.winner
+            self._emit(events, GameEnded(-1 if winner is None else winner, outcome))
+
+    # -- time -----------------------------------------------------------------------
+
+    def _turn_key(self) -> tuple[int, int]:
+        """The turn being timed: the player to move, and the turns played
+        before (a challenge or a lost turn does not start a new one)."""
+        return (self.game.turn, sum(e.kind.is_turn for e in self.game.events))
+
+    def start_timing(self) -> None:
+        """Start the clock of the player to move when their turn is new."""
+        self.timer.start(self._turn_key())
+
+    def elapsed(self) -> float:
+        """Seconds the player to move has taken since their turn, or their
+        last action in it, began."""
+        return self.timer.elapsed(self._turn_key())
+
+    def over_time(self, seconds: float) -> bool:
+        """True when the turn timer has run out for the player to move, who
+        has taken ``seconds`` since their turn (or last action) began."""
+        limit = self.game.rules.turn_time
+        return limit is not None and self.game.turn_elapsed + seconds > limit
+
+    # -- actions -------------------------------------------------------------------
+
+    def _check_seat(self, seat: int, *, doing: str = "move") -> None:
+        self.game._seat(seat)
+        if self.game.state is GameState.OVER:
+            raise IllegalMoveError(Illegal.GAME_OVER, f"the game is over: {self.game.result_text()}")
+        expected = self.seat_to_act()
+        if seat != expected:
+            raise IllegalMoveError(
+                Illegal.WRONG_PLAYER, f"it is {self.name(expected)}'s turn, not {self.name(seat)}'s"
+            )
+        if self.game.state is GameState.FINAL_CHALLENGE and doing == "move":
+            raise IllegalMoveError(
+                Illegal.GAME_OVER, "the game is over: challenge its last play or accept it"
+            )
+
+    def check(self, seat: int, move: Move) -> Move:
+        """The move checked for ``seat`` without playing it.
+
+        :raises IllegalMoveError: when it is not the seat's turn or the rules forbid it.
+        """
+        self._check_seat(seat)
+        return self.game.check(move)
+
+    def play(self, seat: int, move: Move, *, seconds: float | None = None) -> list[TableEvent]:
+        """Play ``seat``'s move. ``seconds`` is the time it took (default:
+        what the table's clock says since the turn, or its last action,
+        began). Once the turn timer has run out, anything tried makes the
+        turn a pass (:class:`TimeUp`).
+
+        :raises IllegalMoveError: when it is not ``seat``'s turn or the rules
+            forbid the move (a :class:`~tilebag.errors.PhonyError` in void
+            challenge mode); nothing changes.
+        :raises InvalidMoveError: for a move that is not one.
+        """
+        self._check_seat(seat)
+        if seconds is None:
+            seconds = self.elapsed()
+        events: list[TableEvent] = []
+        try:
+            move = self.game.check(move)
+        except (IllegalMoveError, InvalidMoveError):
+            if self.over_time(seconds):
+                self._time_up(events, seconds)
+                return events
+            raise
+        self._play(events, move, seconds)
+        return events
+
+    def time_out(self, seat: int, *, seconds: float | None = None) -> list[TableEvent]:
+        """The turn timer of ``seat``, the player to move, ran out: the turn
+        is a pass. ``seconds``: what the turn took since it, or its last
+        action, began (default: as the table's clock says)."""
+        self._check_seat(seat)
+        events: list[TableEvent] = []
+        self._time_up(events, self.elapsed() if seconds is None else seconds)
+        return events
+
+    def _time_up(self, events: list[TableEvent], seconds: float) -> None:
+        game = self.game
+        me = game.turn
+        lost_before = [p.lost_turns for p in game.players]
+        limit = game.rules.turn_time
+        assert limit is not None
+        took = game.turn_elapsed + seconds
+        game.time_out()
+        self._emit(events, TimeUp(me, took, limit))
+        self._missed(events, lost_before)
+        self._ended(events)
+
+    def _missed(self, events: list[TableEvent], lost_before: Sequence[int]) -> None:
+        for i, p in enumerate(self.game.players):
+            if p.lost_turns < lost_before[i]:
+                self._emit(events, TurnMissed(i))
+
+    def _play(self, events: list[TableEvent], move: Move, seconds: float | None) -> bool:
+        """Play a checked move for the player to move; False (the turn is
+        then a pass) when the turn timer had run out."""
+        game = self.game
+        me = game.turn
+        details = self._details(move)
+        lost_before = [p.lost_turns for p in game.players]
+        try:
+            score = game.push(move, seconds=seconds)
+        except IllegalMoveError as err:
+            if err.reason is not Illegal.TIME_UP:
+                raise
+            self._time_up(events, seconds or 0.0)
+            return False
+        total = game.players[me].score
+        self._emit(events, Played(me, move, details.pop("notation"), score, total, seconds=seconds, **details))  # type: ignore[arg-type]
+        self._missed(events, lost_before)
+        if not move.kind.ends_turn:
+            self.timer.restart(self._turn_key())
+        self._ended(events)
+        return True
+
+    def _details(self, move: Move) -> dict[str, object]:
+        """What a checked move does, worked out before it is played."""
+        game = self.game
+        rules = game.rules
+        details: dict[str, object] = {"notation": game.notation(move)}
+        if move.kind is MoveKind.EXCHANGE:
+            details["exchanged"] = len(move.tiles)
+        elif move.kind is MoveKind.ANAGRAM:
+            anagram = check_anagram(game.board, move, bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus)
+            details["rearranged"] = game.alphabet.format_word(game.board.tiles[s] for s in anagram.squares)
+            details["words"] = tuple((game.alphabet.format_word(w.tiles), w.score) for w in anagram.words)
+            details["bingo"] = rules.bingo_bonus if len(anagram.tiles_used) >= rules.bingo_tiles else 0
+        elif move.kind is MoveKind.PLACE:
+            details["words"] = tuple((game.alphabet.format_word(w.tiles), w.score) for w in game.words(move))
+            details["bingo"] = rules.bingo_bonus if len(move.placed()) >= rules.bingo_tiles else 0
+        elif move.kind in (MoveKind.RECYCLE, MoveKind.BLANK_SWAP):
+            details["replaced"] = game.board.at(move.row, move.col)
+            details["square"] = game.layout.square_name(game.layout.square(move.row, move.col))
+            if move.kind is MoveKind.RECYCLE:
+                words = recycled_words(game.board, move.row, move.col, move.tiles[0])
+                details["words"] = tuple((game.alphabet.format_word(w), 0) for w in words)
+        return details
+
+    def challenge(self, seat: int) -> list[TableEvent]:
+        """``seat`` challenges the last play (any opponent of its player
+        who is a person, at any time it may be challenged; a bot challenges
+        on its own turn).
+
+        :raises IllegalMoveError: when there is nothing to challenge, the
+            challenge mode is void, or ``seat`` made the play.
+        """
+        game = self.game
+        event = game.challengeable
+        turn_before = game.turn
+        lost_before = [p.lost_turns for p in game.players]
+        result = game.challenge(seat)
+        assert event is not None
+        events: list[TableEvent] = []
+        challenged = Challenged(
+            seat, event.player, self.play_text(event), event.score, result, turn_before, tuple(game.scores)
+        )
+        self._emit(events, challenged)
+        self._missed(events, lost_before)
+        self._ended(events)
+        return events
+
+    def accept(self, seat: int) -> list[TableEvent]:
+        """``seat`` accepts the play that ended the game: the game is over.
+
+        :raises IllegalMoveError: when the game is not waiting for ``seat``
+            to challenge its last play.
+        """
+        self._check_seat(seat, doing="accept")
+        event = self.game.challengeable
+        self.game.accept_end()
+        assert event is not None
+        events: list[TableEvent] = []
+        self._emit(events, EndAccepted(seat, event.player, self.play_text(event)))
+        self._ended(events)
+        return events
+
+    def resign(self, seat: int) -> list[TableEvent]:
+        """``seat`` resigns: the game is over at once.
+
+        :raises IllegalMoveError: when the game is over already.
+        """
+        self.game._seat(seat)
+        if self.game.is_over():
+            raise IllegalMoveError(Illegal.GAME_OVER, "the game is over already")
+        self.game.resign(seat)
+        events: list[TableEvent] = []
+        self._emit(events, Resigned(seat))
+        self._ended(events)
+        return events
+
+    def undo(self, seat: int) -> list[TableEvent]:
+        """Take back the last move of ``seat`` and every bot move since, in a
+        practice or open-dictionary game of one person against bots (people
+        sharing a table would have to agree, and in a game that counts a
+        move stands). The tiles the person cannot see are then dealt anew
+        (:meth:`~tilebag.game.Game.redeal`), so the draws and the bots'
+        racks seen before the undo are of no use.
+
+        :raises IllegalMoveError: (:attr:`Illegal.UNDO_NOT_ALLOWED`) when
+            the table does not allow it.
+        :raises NothingToUndoError: when ``seat`` has not moved yet.
+        """
+        game = self.game
+        game._seat(seat)
+        if not self.bots or self.people() != 1 or seat in self.bots:
+            raise IllegalMoveError(Illegal.UNDO_NOT_ALLOWED, "undo is for games of one person against bots")
+        if not self.coaching_allowed():
+            raise IllegalMoveError(
+                Illegal.UNDO_NOT_ALLOWED,
+                "a move stands in a game that counts; undo is for practice (--practice) or an open dictionary",
+            )
+        own = (EventKind.PLACE, EventKind.EXCHANGE, EventKind.PASS, EventKind.RECYCLE, EventKind.BLANK_SWAP)
+        if not any(e.kind in own and e.player == seat for e in game.events):
+            raise NothingToUndoError(f"nothing to undo: {self.name(seat)} has not moved yet")
+        taken = 0
+        while True:
+            undone = game.pop()
+            taken += 1
+            if isinstance(undone, Move) and game.turn == seat:
+                break
+        base = game.bag.seed
+        game.redeal(seat, None if base is None else random.Random(f"{base}/undo").getrandbits(63))
+        self.timer.reset()
+        events: list[TableEvent] = []
+        self._emit(events, Undone(seat, taken))
+        return events
+
+    # -- bots -------------------------------------------------------------------------
+
+    def bot_to_act(self) -> Player | None:
+        """The bot whose action the table waits for, if it waits for one."""
+        if self.game.state is GameState.OVER:
+            return None
+        return self.bots.get(self.seat_to_act())
+
+    def bot_turn(self) -> list[TableEvent]:
+        """What the bot whose action it is does: challenge the last play if
+        it formed a word the lexicon does not accept; otherwise accept a
+        play that ended the game, or choose its move and play it (with any
+        recycles and blank swaps it starts with; each action is timed)."""
+        bot = self.bot_to_act()
+        if bot is None:
+            return []
+        game = self.game
+        seat = self.seat_to_act()
+        event = self.challengeable_by(seat)
+        if event is not None and self.phonies_of(event):
+            return self.challenge(seat)
+        if game.state is GameState.FINAL_CHALLENGE:
+            return self.accept(seat)
+        events: list[TableEvent] = []
+        for actions in range(MAX_START_ACTIONS + 1):
+            started = self.now()
+            move = bot.choose(game)
+            seconds = max(0.0, self.now() - started)
+            if not move.kind.ends_turn and actions == MAX_START_ACTIONS:
+                self._emit(events, BotStalled(seat, actions))
+                move = Move.pass_()
+            try:
+                move = game.check(move)
+            except (IllegalMoveError, InvalidMoveError) as err:
+                if self.over_time(seconds):
+                    self._time_up(events, seconds)
+                    return events
+                self._emit(events, BotRefused(seat, move.gcg(game.alphabet, game.layout), str(err)))
+                move = Move.pass_()
+            if not self._play(events, move, seconds) or move.kind.ends_turn:
+                return events
+            if game.is_over() or game.turn != seat:
+                return events
+        return events
+
+    def run_bots(self) -> list[TableEvent]:
+        """Let the bots act until a person is to act or the game is over."""
+        events: list[TableEvent] = []
+        while self.bot_to_act() is not None:
+            events += self.bot_turn()
+        return events
+
+    def phonies_of(self, event: Event) -> list[str]:
+        """The words of a placement on the board that the lexicon does not accept."""
+        game = self.game
+        return [game.alphabet.format_word(w) for w in game.words_of(event) if w not in game.lexicon]
+
+    # -- saving -----------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> None:
+        """Write the game record (GCG) to ``path``.
+
+        :raises OSError: when it cannot be written.
+        """
+        from tilebag.gcg import dump
+
+        dump(self.game.record(), path)
+
+    @classmethod
+    def resume(
+        cls,
+        path: str | Path,
+        *,
+        lexicon: Lexicon | str | None = None,
+        seed: int | None = None,
+        now: Now = time.monotonic,
+        practice: bool = False,
+    ) -> Table:
+        """The unfinished game saved in ``path``, at a table whose seats named
+        as bots (``Static bot``, ``Beginner bot 2`` ...) play as that kind.
+
+        :param lexicon: the game's lexicon from now on (default: the default
+            one); a name or file is loaded with the record's tile set.
+        :raises TilebagError: for a record that cannot be read or replayed
+            (naming the file and line), or whose game is over.
+        """
+        from tilebag.gcg import load
+        from tilebag.replay import resume
+
+        record = load(path)
+        if isinstance(lexicon, str):
+            lexicon = load_lexicon(lexicon, alphabet=load_alphabet(record.alphabet))
+        game = resume(record, lexicon=lexicon, seed=seed, source=str(path))
+        bots = {}
+        for seat, player in enumerate(game.players):
+            kind = bot_kind_of(player.name)
+            if kind is not None:
+                bots[seat] = make_bot(kind, player.name)
+        return cls(game, bots, now=now, practice=practice)
