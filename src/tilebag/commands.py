@@ -148,7 +148,7 @@ def _write_plays(out: TextIO, index: int, board: Board, plays: Sequence[Play], *
 
 
 def selfplay(args: argparse.Namespace) -> int:
-    from tilebag.cli import rules_from_args
+    from tilebag.cli_options import rules_from_args
     from tilebag.players import BOTS
     from tilebag.selfplay import run_selfplay
 
