@@ -23,7 +23,7 @@ from tilebag.errors import (
     PhonyError,
     TilebagError,
 )
-from tilebag.game import ChallengeResult, Game, Outcome, Player, Termination
+from tilebag.game import ChallengeResult, Game, GameState, Outcome, Player, Termination
 from tilebag.kwg import Kwg
 from tilebag.layout import BoardLayout, Square, load_layout, load_layout_file
 from tilebag.lexicon import AcceptAll, KwgLexicon, Lexicon, WordList, default_lexicon, load_lexicon
@@ -31,6 +31,7 @@ from tilebag.move import PLAYED_THROUGH, Move, MoveKind
 from tilebag.movegen import MoveGenerator, Play
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, find_rules
+from tilebag.table import Table, TableEvent
 
 __version__ = "0.1.0"
 
@@ -50,6 +51,7 @@ __all__ = [
     "EventKind",
     "FormatError",
     "Game",
+    "GameState",
     "GameOverError",
     "GameRecord",
     "Illegal",
@@ -65,6 +67,8 @@ __all__ = [
     "PlayerInfo",
     "Rules",
     "Square",
+    "Table",
+    "TableEvent",
     "Termination",
     "Tile",
     "TilebagError",
