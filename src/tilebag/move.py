@@ -125,10 +125,6 @@ class Move:
     def is_exchange(self) -> bool:
         return self.kind is MoveKind.EXCHANGE
 
-    @property
-    def is_pass(self) -> bool:
-        return self.kind is MoveKind.PASS
-
     def squares(self) -> Iterator[tuple[int, int, Tile]]:
         """``(row, col, tile)`` of every square the word covers, played-through
         squares included (tile 0)."""

@@ -54,13 +54,6 @@ class AnagramPlay:
     tiles_used: list[Tile]
     """The tiles that leave the rack."""
 
-    def rearranged_board(self, board: Board) -> Board:
-        """A copy of ``board`` with the word rearranged, before the tiles are added."""
-        copy = board.copy()
-        for square, tile in zip(self.squares, self.rearranged, strict=True):
-            copy.tiles[square] = tile
-        return copy
-
 
 def check_anagram(
     board: Board, move: Move, *, bingo_tiles: int = 7, bingo_bonus: int = 50
