@@ -43,6 +43,7 @@ full screen (:mod:`tilebag.tui`).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from collections.abc import Sequence
@@ -71,14 +72,29 @@ def resume_game(path: str, args: argparse.Namespace) -> Table:
     return table
 
 
+FULL_SCREEN_MISSING = "the full-screen game needs Textual: pip install 'tilebag[full-screen]'"
+
+
+def full_screen_available() -> bool:
+    """Whether the full-screen game's library (Textual) is installed."""
+    return importlib.util.find_spec("textual") is not None
+
+
 def main(args: argparse.Namespace) -> int:
     """Run ``tilebag play`` with parsed command-line options; the exit status.
 
     The game is full screen (:mod:`tilebag.tui`) when standard input and
-    output are a terminal, unless ``--line`` asks for plain lines.
+    output are a terminal, unless ``--line`` asks for plain lines; without
+    Textual installed it is played in lines (``--full-screen`` then exits 2).
     """
     practice = bool(getattr(args, "practice", False))
     full_screen = wants_full_screen(args)
+    if full_screen and not full_screen_available():
+        if getattr(args, "full_screen", False):
+            print(f"tilebag play: {FULL_SCREEN_MISSING}", file=sys.stderr)
+            return 2
+        print(f"note: {FULL_SCREEN_MISSING}; playing in lines", file=sys.stderr)
+        full_screen = False
     resume_path: str | None = getattr(args, "resume", None)
     if full_screen and not resume_path and not args.players and not getattr(args, "bot", None):
         from tilebag.tui import run_full_screen

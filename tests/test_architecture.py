@@ -1,0 +1,156 @@
+"""The house rules of the package's layout: no import loops, no module over
+:data:`MAX_LINES` lines, and the rules core, the engine and the formats
+load with the standard library and ``kjxqz`` alone (the full-screen game's
+Textual is loaded only by it)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tilebag"
+MAX_LINES = 800
+
+
+def module_name(path: Path) -> str:
+    parts = ["tilebag", *path.relative_to(PACKAGE).with_suffix("").parts]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imported(name: str, path: Path, known: set[str]) -> set[str]:
+    """The package's modules that ``name`` imports anywhere in its code (in
+    functions too), except under ``if TYPE_CHECKING:``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def add(target: str) -> None:
+        while target and target not in known:
+            target = target.rpartition(".")[0]
+        if target and target != name:
+            found.add(target)
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for other in child.orelse:
+                    visit(other)
+                continue
+            if isinstance(child, ast.Import):
+                for alias in child.names:
+                    add(alias.name)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    anchor = package
+                    for _ in range(child.level - 1):
+                        anchor = anchor.rpartition(".")[0]
+                    base = f"{anchor}.{base}" if base else anchor
+                for alias in child.names:
+                    full = f"{base}.{alias.name}"
+                    add(full if full in known else base)
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def loops(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Who imports whom. A package's ``__init__`` importing its own modules
+    (to offer their names) is left out: that is not a loop between parts."""
+    known = modules()
+    names = set(known)
+    graph = {}
+    for name, path in known.items():
+        found = imported(name, path, names)
+        if path.name == "__init__.py":
+            found = {other for other in found if not other.startswith(name + ".")}
+        graph[name] = found
+    return graph
+
+
+def test_the_walker_finds_a_loop() -> None:
+    assert loops({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert loops({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_package_has_no_import_loop() -> None:
+    graph = import_graph()
+    assert len(graph) > 30
+    assert loops(graph) == []
+
+
+def test_no_module_is_over_the_size_limit() -> None:
+    sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in modules().items()}
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+
+
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "tilebag",
+        "tilebag.game, tilebag.table, tilebag.replay, tilebag.gcg, tilebag.cgp",
+        "tilebag.players, tilebag.analysis, tilebag.coach, tilebag.movegen",
+        "tilebag.cli, tilebag.session, tilebag.play",
+    ],
+)
+def test_the_core_the_engine_and_the_line_game_do_not_load_textual(imports: str) -> None:
+    code = f"import sys, {imports}; print(sorted({{m.split('.')[0] for m in sys.modules}} & {{'textual', 'rich'}}))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_without_textual_the_game_is_played_in_lines(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from tilebag import play
+    from tilebag.cli import build_parser
+
+    monkeypatch.setattr(play, "full_screen_available", lambda: False)
+    args = build_parser().parse_args(["play", "alice", "bob", "--full-screen"])
+    assert play.main(args) == 2
+    assert "pip install 'tilebag[full-screen]'" in capsys.readouterr().err
