@@ -29,6 +29,7 @@ from tilebag.layout import BoardLayout, Square, load_layout, load_layout_file
 from tilebag.lexicon import AcceptAll, KwgLexicon, Lexicon, WordList, default_lexicon, load_lexicon
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
 from tilebag.movegen import MoveGenerator, Play
+from tilebag.position import Position
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, find_rules
 from tilebag.table import Table, TableEvent
@@ -65,6 +66,7 @@ __all__ = [
     "PhonyError",
     "Player",
     "PlayerInfo",
+    "Position",
     "Rules",
     "Square",
     "Table",

@@ -59,6 +59,19 @@ class Bag:
         del self._tiles[-n:]
         return drawn
 
+    def undraw(self, tiles: Sequence[Tile]) -> None:
+        """Put back tiles just drawn (:meth:`draw`'s result), where they were:
+        the bag is exactly as before the draw, and draws the same tiles again.
+
+        >>> from tilebag.alphabet import load_alphabet
+        >>> bag = Bag(load_alphabet("english"), seed=1)
+        >>> drawn = bag.draw(7)
+        >>> bag.undraw(drawn)
+        >>> bag.draw(7) == drawn
+        True
+        """
+        self._tiles.extend(tiles)
+
     def put_back(self, tiles: Iterable[Tile]) -> None:
         """Return tiles to the bag and mix them in."""
         self._tiles.extend(tiles)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from dataclasses import dataclass, field
 from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, missing_tiles, rack_tile
 from tilebag.bag import Bag
 from tilebag.board import Board, Word
+from tilebag.clock import GameClocks
 from tilebag.errors import (
     GameOverError,
     Illegal,
@@ -44,6 +44,7 @@ from tilebag.errors import (
 from tilebag.layout import load_layout
 from tilebag.lexicon import Lexicon, default_lexicon
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
+from tilebag.position import Position
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, RulesError
 from tilebag.variants import AnagramPlay, apply_anagram, check_anagram, check_blank_swap, check_recycle
@@ -133,20 +134,26 @@ class Player:
 
 @dataclass
 class _Snapshot:
-    board: bytes
+    """What :meth:`Game.pop` needs to take one action back. A move keeps
+    only what it changed: the squares it filled (``board`` as square and
+    old tile pairs), the tiles it drew (``drawn``), how many events there
+    were; rarer actions keep the whole board (bytes), the bag's state and
+    the events."""
+
+    board: bytes | tuple[tuple[int, Tile], ...]
     tile_count: int
-    bag: tuple[tuple[Tile, ...], object]
+    bag: tuple[tuple[Tile, ...], object] | None
+    drawn: tuple[Tile, ...]
     players: list[tuple[int, tuple[Tile, ...], int]]
     turn: int
     scoreless: int
     termination: Termination | None
     went_out: int | None
     challengeable: int | None
-    events: tuple[Event, ...]
+    events: tuple[Event, ...] | int
     end_index: int | None
     end_count: int
-    clock_used: tuple[float, ...]
-    turn_elapsed: float
+    clocks: tuple[tuple[float, ...], float]
     finish_winner: int | None
     resigned: int | None
     undo: object
@@ -170,7 +177,7 @@ class Game:
         seed: int | None = None,
         first: int | None = None,
     ) -> None:
-        self.rules = rules or Rules()
+        self._rules = rules or Rules()
         names = [f"player{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if not self.rules.min_players <= len(names) <= self.rules.max_players:
             raise RulesError(
@@ -210,11 +217,9 @@ class Game:
         """Finish Line: the player who reached their target."""
         self.resigned: int | None = None
         """The player who resigned (:meth:`resign`), if one did."""
-        self.clock_used = [0.0] * len(names)
-        """Seconds each player has used (as told to :meth:`push`)."""
-        self.turn_elapsed = 0.0
-        """Seconds the turn in progress has taken so far (recycles and blank
-        swaps included)."""
+        self.clocks = GameClocks(self.rules, len(names))
+        """The time each player has used (as told to :meth:`push`) and the
+        turn in progress has taken."""
         self._end_accepted = False
 
     # -- views ----------------------------------------------------------
@@ -222,6 +227,27 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.is_over() else f"{self.players[self.turn].name} to move"
         return f"<Game {' v '.join(p.name for p in self.players)}: {self.scores}, {state}>"
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is played by."""
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: Rules) -> None:
+        self._rules = rules
+        self.clocks.rules = rules
+
+    @property
+    def clock_used(self) -> list[float]:
+        """Seconds each player has used (as told to :meth:`push`)."""
+        return self.clocks.used
+
+    @property
+    def turn_elapsed(self) -> float:
+        """Seconds the turn in progress has taken so far (recycles and blank
+        swaps included)."""
+        return self.clocks.turn_elapsed
 
     @property
     def lexicon(self) -> Lexicon:
@@ -266,6 +292,30 @@ class Game:
                 f"there is no player {player}: the game's players are 0 to {len(self.players) - 1}",
             )
         return player
+
+    def position(self) -> Position:
+        """A copy of the game's state as a light :class:`~tilebag.position.Position`
+        (board, racks, bag, scores, scoreless turns, player to move) for a
+        search to make and unmake moves on; the game does not change.
+
+        >>> game = Game(2, seed=1)
+        >>> position = game.position()
+        >>> position.scores, position.turn == game.turn, sorted(position.racks[0]) == sorted(game.rack(0))
+        ([0, 0], True, True)
+        """
+        bag = Bag(self.alphabet, self.bag.seed, tiles=())
+        bag.set_state(self.bag.get_state())
+        return Position(
+            self.board.copy(),
+            [p.rack for p in self.players],
+            bag,
+            self.scores,
+            scoreless=self.scoreless,
+            turn=self.turn,
+            rack_size=self.rules.rack_size,
+            bingo_tiles=self.rules.bingo_tiles,
+            bingo_bonus=self.rules.bingo_bonus,
+        )
 
     def unseen(self, player: int | None = None) -> list[Tile]:
         """Tiles the player cannot see: the bag and the other racks, sorted."""
@@ -559,31 +609,42 @@ class Game:
 
     # -- state stack ----------------------------------------------------
 
-    def _snapshot(self, undo: object) -> _Snapshot:
+    def _snapshot(self, undo: object, *, light: bool = False, events: bool | None = None) -> _Snapshot:
+        """The state before an action. ``light``: the action says itself
+        what it changes on the board and in the bag (see :class:`_Snapshot`);
+        ``events``: keep the whole list of events (default: unless light)."""
+        whole_events = not light if events is None else events
         return _Snapshot(
-            board=bytes(self.board.tiles),
+            board=() if light else bytes(self.board.tiles),
             tile_count=self.board.tile_count,
-            bag=self.bag.get_state(),
+            bag=None if light else self.bag.get_state(),
+            drawn=(),
             players=[(p.score, tuple(p.rack), p.lost_turns) for p in self.players],
             turn=self.turn,
             scoreless=self.scoreless,
             termination=self.termination,
             went_out=self.went_out,
             challengeable=self._challengeable,
-            events=tuple(self.events),  # shared: events are replaced, never changed, once recorded
+            events=tuple(self.events) if whole_events else len(self.events),
             end_index=self._end_index,
             end_count=self._end_count,
-            clock_used=tuple(self.clock_used),
-            turn_elapsed=self.turn_elapsed,
+            clocks=self.clocks.state(),
             finish_winner=self.finish_winner,
             resigned=self.resigned,
             undo=undo,
         )
 
     def _restore(self, snap: _Snapshot) -> None:
-        self.board.tiles[:] = snap.board
+        if isinstance(snap.board, bytes):
+            self.board.tiles[:] = snap.board
+        else:
+            for square, old in snap.board:
+                self.board.tiles[square] = old
         self.board.tile_count = snap.tile_count
-        self.bag.set_state(snap.bag)
+        if snap.bag is not None:
+            self.bag.set_state(snap.bag)
+        else:
+            self.bag.undraw(snap.drawn)
         for p, (score, rack, lost) in zip(self.players, snap.players, strict=True):
             p.score, p.rack, p.lost_turns = score, list(rack), lost
         self.turn = snap.turn
@@ -593,11 +654,49 @@ class Game:
         self._challengeable = snap.challengeable
         self._end_index = snap.end_index
         self._end_count = snap.end_count
-        self.clock_used = list(snap.clock_used)
-        self.turn_elapsed = snap.turn_elapsed
+        self.clocks.restore(snap.clocks)
         self.finish_winner = snap.finish_winner
         self.resigned = snap.resigned
-        self.events = list(snap.events)
+        if isinstance(snap.events, int):
+            del self.events[snap.events :]
+        else:
+            self.events = list(snap.events)
+
+    def _bags_before(self) -> list[tuple[list[Tile], object]]:
+        """The bag (its tiles in order and its random state) before each
+        action on the stack, as :meth:`pop` would put it back, worked out
+        from the bag now: an action that kept only its draw did not touch
+        the random state."""
+        bags: list[tuple[list[Tile], object]] = []
+        tiles, rng = self.bag.get_state()
+        after = (list(tiles), rng)
+        for snap in reversed(self._stack):
+            before = (list(snap.bag[0]), snap.bag[1]) if snap.bag is not None else (after[0] + list(snap.drawn), after[1])
+            bags.append(before)
+            after = before
+        bags.reverse()
+        return bags
+
+    def _keep_bags(self) -> None:
+        """Before the bag changes outside of an action (tiles given to a
+        rack, a reshuffle), keep the whole bag of each action that kept only
+        its draw, so that :meth:`pop` still puts back the bag as it was."""
+        if all(snap.bag is not None for snap in self._stack):
+            return
+        for snap, (tiles, rng) in zip(self._stack, self._bags_before(), strict=True):
+            if snap.bag is None:
+                snap.bag = (tuple(tiles), rng)
+
+    def _board_before(self, index: int) -> tuple[bytes, int]:
+        """The board before the action at ``index`` of the stack, and its tile count."""
+        tiles = bytearray(self.board.tiles)
+        for snap in reversed(self._stack[index:]):
+            if isinstance(snap.board, bytes):
+                tiles[:] = snap.board
+            else:
+                for square, old in snap.board:
+                    tiles[square] = old
+        return bytes(tiles), self._stack[index].tile_count
 
     def pop(self) -> object:
         """Undo the last action (a move, a challenge or an adjustment) and
@@ -634,12 +733,15 @@ class Game:
         """
         move, anagram = self._checked(move)
         self._check_time(move, seconds)
-        self._stack.append(self._snapshot(move))
+        snap = self._snapshot(move, light=True)
+        self._stack.append(snap)
         self._spend(seconds)
         me = self.turn
         player = self.players[me]
         rack_before = tuple(player.rack)
         if not move.kind.ends_turn:
+            square = self.layout.square(move.row, move.col)
+            snap.board = ((square, self.board.tiles[square]),)
             self._start_of_turn(move, player)
             self._append(EventKind.RECYCLE if move.kind is MoveKind.RECYCLE else EventKind.BLANK_SWAP, me, 0,
                          rack=rack_before, move=move)
@@ -649,19 +751,25 @@ class Game:
         if move.kind in (MoveKind.PLACE, MoveKind.ANAGRAM):
             if anagram is not None:
                 score = anagram.score
+                snap.board = bytes(self.board.tiles)
                 apply_anagram(self.board, anagram)
                 used = anagram.tiles_used
             else:
                 score = self.board.score(move, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
+                cols = self.layout.cols
+                snap.board = tuple((r * cols + c, self.board.tiles[r * cols + c]) for r, c, _ in move.placed())
                 self.board.place(move)
                 used = move.tiles_used
             for t in used:
                 player.rack.remove(rack_tile(t))
-            player.rack.extend(self.bag.draw(self.rules.rack_size - len(player.rack)))
+            drawn = self.bag.draw(self.rules.rack_size - len(player.rack))
+            snap.drawn = tuple(drawn)
+            player.rack.extend(drawn)
             player.score += score
             self._append(EventKind.PLACE, me, score, rack=rack_before, move=move)
             self._challengeable = len(self.events) - 1
         elif move.kind is MoveKind.EXCHANGE:
+            snap.bag = self.bag.get_state()
             drawn = self.bag.draw(len(move.tiles))
             for t in move.tiles:
                 player.rack.remove(t)
@@ -672,7 +780,7 @@ class Game:
         else:
             self._append(EventKind.PASS, me, 0, rack=rack_before, move=move)
             self._challengeable = None
-        self.turn_elapsed = 0.0
+        self.clocks.end_turn()
         self.scoreless = 0 if score > 0 else self.scoreless + 1
         if self.finish_targets is not None and score > 0 and player.score >= self.finish_targets[me]:
             self.finish_winner = me
@@ -693,14 +801,14 @@ class Game:
         """
         if self.termination is not None:
             raise GameOverError(f"the game is over: {self.result_text()}")
-        if seconds is None and self.rules.turn_time is not None:
-            seconds = max(0.0, self.rules.turn_time - self.turn_elapsed)
-        self._stack.append(self._snapshot("time out"))
+        if seconds is None:
+            seconds = self.clocks.turn_left()
+        self._stack.append(self._snapshot("time out", light=True))
         self._spend(seconds)
         me = self.turn
         self._append(EventKind.TIME_OUT, me, 0, rack=tuple(self.players[me].rack), move=Move.pass_())
         self._challengeable = None
-        self.turn_elapsed = 0.0
+        self.clocks.end_turn()
         self.scoreless += 1
         self._next_turn()
 
@@ -733,10 +841,10 @@ class Game:
             raise IllegalMoveError(
                 Illegal.WRONG_PLAYER, f"there is no player {me + 1} to resign: the game has {len(self.players)}"
             )
-        self._stack.append(self._snapshot(("resign", me)))
+        self._stack.append(self._snapshot(("resign", me), light=True))
         self._append(EventKind.RESIGN, me, 0)
         self._challengeable = None
-        self.turn_elapsed = 0.0
+        self.clocks.end_turn()
         self.resigned = me
         self._finish(Termination.RESIGNED, None)
 
@@ -746,7 +854,7 @@ class Game:
         if seconds < 0:
             raise ValueError(f"seconds must be at least 0, got {seconds}")
         limit = self.rules.turn_time
-        if limit is not None and self.turn_elapsed + seconds > limit:
+        if limit is not None and self.clocks.over_turn_time(seconds):
             raise IllegalMoveError(
                 Illegal.TIME_UP,
                 f"{self.notation(move)}: the turn took {self.turn_elapsed + seconds:.0f} s, "
@@ -754,9 +862,7 @@ class Game:
             )
 
     def _spend(self, seconds: float | None) -> None:
-        if seconds:
-            self.clock_used[self.turn] += seconds
-            self.turn_elapsed += seconds
+        self.clocks.spend(self.turn, seconds)
 
     def _start_of_turn(self, move: Move, player: Player) -> None:
         """Apply a checked recycle or blank swap."""
@@ -846,10 +952,9 @@ class Game:
         """Points each player loses on the game clock: the rules' penalty for
         every minute, or part of one, used over the clock (none in a Finish
         Line game that ended at the line, nor in a game a player resigned)."""
-        clock, per_minute = self.rules.game_clock, self.rules.overtime_penalty
-        if clock is None or not per_minute or self.termination in (Termination.FINISH_LINE, Termination.RESIGNED):
-            return [0] * len(self.players)
-        return [math.ceil(max(0.0, used - clock) / 60) * per_minute for used in self.clock_used]
+        return self.clocks.overtime_penalties(
+            counted=self.termination not in (Termination.FINISH_LINE, Termination.RESIGNED)
+        )
 
     def _reopen(self) -> None:
         """Take back the end of the game (its final play was withdrawn)."""
@@ -911,6 +1016,8 @@ class Game:
         if not ok and not phonies:
             phonies = words
         snap_index = self._play_snapshot_index(event)
+        board_before = self._board_before(snap_index)
+        self._keep_bags()
         self._stack.append(self._snapshot(("challenge", challenger, ok)))
         self._challengeable = None
         if not ok:
@@ -920,8 +1027,7 @@ class Game:
             used = move.tiles_used
             if move.kind is MoveKind.ANAGRAM:
                 # the rearranged word goes back as it was, without the tiles added
-                self.board.tiles[:] = before.board
-                self.board.tile_count = before.tile_count
+                self.board.tiles[:], self.board.tile_count = board_before
                 used = check_anagram(self.board, move).tiles_used
             else:
                 self.board.remove(move)
@@ -961,10 +1067,8 @@ class Game:
         assert event.move is not None
         move = event.move
         if move.kind is MoveKind.ANAGRAM:
-            before = self._stack[self._play_snapshot_index(event)]
             board = self.board.copy()
-            board.tiles[:] = before.board
-            board.tile_count = before.tile_count
+            board.tiles[:], board.tile_count = self._board_before(self._play_snapshot_index(event))
             return [w.tiles for w in check_anagram(board, move).words]
         board = self.board.copy()
         board.remove(move)
@@ -1002,7 +1106,7 @@ class Game:
         if kind not in (EventKind.CHALLENGE, EventKind.TIME_PENALTY):
             raise ValueError(f"points are added as a challenge bonus or a time penalty, not {kind.value}")
         self._seat(player)
-        self._stack.append(self._snapshot(("points", player, points, kind)))
+        self._stack.append(self._snapshot(("points", player, points, kind), light=True, events=True))
         self.players[player].score += points
         if kind is EventKind.CHALLENGE:
             self._insert_before_end(kind, player, points, rack=None)
@@ -1031,6 +1135,7 @@ class Game:
                 Illegal.TILE_NOT_AVAILABLE,
                 f"{self.alphabet.format_rack(wanted)}: {len(wanted)} tiles, a rack holds {self.rules.rack_size}",
             )
+        self._keep_bags()
         snapshot = self._snapshot(None)
         try:
             self.bag.put_back(me.rack)
@@ -1056,8 +1161,7 @@ class Game:
         (True, 5)
         """
         rng = random.Random(seed)
-        for snap in self._stack:
-            tiles = list(snap.bag[0])
+        for snap, (tiles, _) in zip(self._stack, self._bags_before(), strict=True):
             rng.shuffle(tiles)
             snap.bag = (tuple(tiles), random.Random(rng.getrandbits(64)).getstate())
         self.bag = Bag(self.alphabet, seed, tiles=self.bag.tiles())
@@ -1078,6 +1182,7 @@ class Game:
         :raises IllegalMoveError: when there is no such player.
         """
         me = self._seat(player)
+        self._keep_bags()
         held: dict[int, int] = {}
         for i, other in enumerate(self.players):
             if i != me:
