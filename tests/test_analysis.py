@@ -23,6 +23,7 @@ from tilebag.analysis import (
     analyze_turn,
 )
 from tilebag.cli import main
+from tilebag.equity import millipoints
 from tilebag.errors import IllegalMoveError
 from tilebag.game import Game
 from tilebag.leaves import DEFAULT_LEAVES, load_leaves
@@ -60,9 +61,9 @@ def test_a_weak_play_loses_the_difference_to_the_best_equity() -> None:
     )[0]
     kept = game.alphabet.parse_rack("ER")
     assert turn.score == 10
-    assert turn.equity == pytest.approx(10 + LEAVES.value(kept))
-    assert turn.best[0].equity == pytest.approx(best.equity)
-    assert turn.equity_lost == pytest.approx(best.equity - 10 - LEAVES.value(kept))
+    assert turn.equity == 10_000 + millipoints(LEAVES.value(kept))
+    assert turn.best[0].equity == best.equity
+    assert turn.equity_lost == best.equity - 10_000 - millipoints(LEAVES.value(kept))
     assert turn.grade is Grade.BLUNDER
     assert turn.played is not None and turn.played.rank > 1 and turn.played.leave == "ER"
     assert not turn.found_best
@@ -94,7 +95,7 @@ def test_exchanges_and_the_pass_are_ranked_while_the_bag_allows() -> None:
     kinds = {play.move.kind for play in turn.best}
     assert MoveKind.EXCHANGE in kinds
     assert turn.played is not None and turn.played.move == Move.pass_()
-    assert turn.equity == pytest.approx(LEAVES.value(game.rack()))
+    assert turn.equity == millipoints(LEAVES.value(game.rack()))
 
 
 def test_a_phony_is_reported_and_ranked_by_its_equity() -> None:
@@ -106,7 +107,7 @@ def test_a_phony_is_reported_and_ranked_by_its_equity() -> None:
     assert turn.equity_lost == 0.0 and not turn.withdrawn
     assert all(play.move != phony for play in turn.best)
     withdrawn = analyze_turn(game, phony, withdrawn=True)
-    assert withdrawn.withdrawn and withdrawn.equity == pytest.approx(LEAVES.value(game.rack()))
+    assert withdrawn.withdrawn and withdrawn.equity == millipoints(LEAVES.value(game.rack()))
     assert withdrawn.equity_lost > BLUNDER and withdrawn.missed_bingo
     assert "phony: RAINEST (challenged off)" in "\n".join(withdrawn.lines())
 
@@ -237,19 +238,19 @@ GAME = "#player1 alice Alice\n#player2 bob Bob\n>alice: AEINRST 8G STAIN +10 10\
 
 
 def test_totals_and_the_mistake_score() -> None:
-    assert (Grade.of(INACCURACY - 0.01), Grade.of(INACCURACY), Grade.of(MISTAKE), Grade.of(BLUNDER)) == (
+    assert (Grade.of(INACCURACY - 1), Grade.of(INACCURACY), Grade.of(MISTAKE), Grade.of(BLUNDER)) == (
         Grade.GOOD,
         Grade.INACCURACY,
         Grade.MISTAKE,
         Grade.BLUNDER,
     )
-    totals = PlayerTotals(0, "a", 10, 8, 80.0, 3, 2, 1, 1, 1, 1, 0, 0)
+    totals = PlayerTotals(0, "a", 10, 8, 80_000, 3, 2, 1, 1, 1, 1, 0, 0)
     assert totals.mistake_score == 2 * 1 + 1 * 3 + 1 * 6 and totals.mean_equity_lost == 10.0
     assert totals.to_dict()["mistake_score"] == 11
     analysis = analyze_game(gcg.loads(GAME))
     alice, bob = analysis.totals()
     assert (alice.blunders, alice.bingos_missed, alice.mistake_score) == (1, 1, 6)
-    assert bob.best_plays == 0 and bob.equity_lost == pytest.approx(analysis.turns[1].equity_lost)
+    assert bob.best_plays == 0 and bob.equity_lost == analysis.turns[1].equity_lost
 
 
 def test_json_holds_the_turns_and_the_totals() -> None:

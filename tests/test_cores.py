@@ -23,6 +23,7 @@ from tilebag import gcg, replay
 from tilebag.alphabet import rack_tile
 from tilebag.bench import bag_count, load_suite
 from tilebag.board import Board
+from tilebag.equity import millipoints
 from tilebag.leaves import HeuristicLeaves, KlvLeaves, LeaveValues, TableLeaves, dumps_klv2
 from tilebag.lexicon import KwgLexicon, default_lexicon
 from tilebag.move import MoveKind
@@ -117,7 +118,7 @@ def test_klv_values_in_the_core_are_the_files_values(lexicon: KwgLexicon) -> Non
     rack = lexicon.alphabet.parse_rack("?AEQRST")
     plays = MoveGenerator(lexicon.kwg, core="native").generate(board, rack, leaves=klv, exchanges=True)
     for play in list(plays)[:200]:
-        assert play.equity == play.score + klv.value(play.leave)
+        assert play.equity == play.score * 1000 + millipoints(klv.value(play.leave))
 
 
 def test_plays_behave_as_a_sequence(cores: tuple[MoveGenerator, MoveGenerator], lexicon: KwgLexicon) -> None:

@@ -99,8 +99,8 @@ def test_better_says_when_a_better_play_existed_and_what_was_kept() -> None:
     assert "No move of yours to review yet." in script.text
     best = expected.best[0]
     assert (
-        f"A better play existed: {best.notation} for {best.score} (equity {best.equity:.1f}); "
-        f"8G STAIN lost {expected.equity_lost:.1f} (blunder)." in script.text
+        f"A better play existed: {best.notation} for {best.score} (equity {best.equity / 1000:.1f}); "
+        f"8G STAIN lost {expected.equity_lost / 1000:.1f} (blunder)." in script.text
     )
     assert "Kept ER: " in script.text
 

@@ -19,6 +19,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -37,15 +38,23 @@
 
 enum { PLACE = 0, EXCHANGE = 1, PASS = 2 };
 
+/* Equity is counted in thousandths of a point, as an integer, so that plays
+   compare exactly and alike in both cores. A leave's value (a double, from
+   the heuristic's formula, a KLV file or a table) becomes thousandths once,
+   as tilebag.equity.millipoints does: floor(value * 1000 + 0.5). */
+typedef long long Milli;
+#define NO_EQUITY LLONG_MIN
+static inline Milli to_milli(double value) { return (Milli)floor(value * 1000.0 + 0.5); }
+
 typedef struct Found {
-    double equity;
+    Milli equity;
     int score;
     uint8_t kind, down, start, lane, len, pad[3];
     uint8_t tiles[MAX_LANE];
 } Found;
 
 typedef struct Bound {
-    double equity;
+    Milli equity;
     int down, lane, anchor, leftmost;
 } Bound;
 
@@ -112,9 +121,9 @@ typedef struct {
     int valued;
     int tile_stride[64];
     int used;
-    double *leave_values;
+    Milli *leave_values;
     Py_ssize_t value_count, value_cap;
-    double best_leave[MAX_RACK + 1]; /* best leave keeping rack_size - n tiles, by n used */
+    Milli best_leave[MAX_RACK + 1]; /* best leave keeping rack_size - n tiles, by n used */
     Found *found;
     Py_ssize_t found_count, found_cap;
     Py_ssize_t top; /* > 0: keep only the best `top` plays, in order, in `found` */
@@ -276,7 +285,7 @@ static int compare_found(const Found *x, const Found *y) {
 /* Sorting all plays moves small keys, not whole plays: the equity and score
    settle almost every comparison, the play itself the rest. */
 typedef struct SortKey {
-    double equity;
+    Milli equity;
     int score;
     uint32_t place; /* kind, direction, row, column: the next ties, in one number */
     const Found *found;
@@ -367,7 +376,7 @@ static void record(Gen *g, int start, int end, int main_score, int wmul, int cro
     int score = main_score * wmul + cross;
     if (count >= g->bingo_tiles) score += g->bingo_bonus;
     if (g->valued) {
-        double equity = (double)score + g->leave_values[g->used];
+        Milli equity = (Milli)score * 1000 + g->leave_values[g->used];
         Found *f, candidate;
         if (g->top > 0) {
             if (g->found_count == g->top && equity < g->found[g->found_count - 1].equity) return;
@@ -533,10 +542,10 @@ static void generate_anchor(Gen *g, int a, int leftmost) {
    (highest tiles on the highest multipliers), plus the best leave keeping
    what the stretch leaves over. Only squares no rack tile may fill (by the
    cross-sets) end a stretch. */
-static double anchor_bound(const Gen *g, int a, int leftmost, const int *rack_faces) {
+static Milli anchor_bound(const Gen *g, int a, int leftmost, const int *rack_faces) {
     int last = g->length - 1;
     uint64_t fillable = g->counts[0] ? ALL_LETTERS : g->held;
-    double best = -HUGE_VAL;
+    Milli best = NO_EQUITY;
     if (!(g->lmask[a] & fillable)) return best;
     for (int s = a; s >= leftmost; s--) {
         if (!g->letters[s] && !(g->lmask[s] & fillable)) break;
@@ -589,7 +598,8 @@ static double anchor_bound(const Gen *g, int a, int leftmost, const int *rack_fa
                 }
             }
             if (n >= g->bingo_tiles) score += g->bingo_bonus;
-            double equity = (double)score + g->best_leave[n];
+            if (g->best_leave[n] == NO_EQUITY) continue; /* no leave of that size */
+            Milli equity = (Milli)score * 1000 + g->best_leave[n];
             if (equity > best) best = equity;
         }
     }
@@ -688,13 +698,13 @@ static int leave_table(Gen *g, int mode, PyObject *model, PyObject *table) {
         m++;
     }
     if (size > g->value_cap) {
-        double *grown = PyMem_Realloc(g->leave_values, (size_t)size * sizeof(double));
+        Milli *grown = PyMem_Realloc(g->leave_values, (size_t)size * sizeof(Milli));
         if (!grown) { PyErr_NoMemory(); return -1; }
         g->leave_values = grown;
         g->value_cap = size;
     }
     g->value_count = size;
-    for (int n = 0; n <= MAX_RACK; n++) g->best_leave[n] = -HUGE_VAL;
+    for (int n = 0; n <= MAX_RACK; n++) g->best_leave[n] = NO_EQUITY;
     if (mode == LEAVES_HEURISTIC) {
         const Heuristic *h = (const Heuristic *)model;
         for (int i = 0; i < m; i++)
@@ -734,8 +744,9 @@ static int leave_table(Gen *g, int mode, PyObject *model, PyObject *table) {
             break;
         default: break;
         }
-        g->leave_values[index] = value;
-        if (value > g->best_leave[n]) g->best_leave[n] = value;
+        Milli milli = to_milli(value);
+        g->leave_values[index] = milli;
+        if (milli > g->best_leave[n]) g->best_leave[n] = milli;
         for (int i = 0; i < m; i++) { /* next index: mixed-radix increment */
             if (used[i] < tally[i]) { used[i]++; break; }
             used[i] = 0;
@@ -864,8 +875,8 @@ static void generate_top(Gen *g) {
             for (int a = 0; a < g->length; a++) {
                 if (!g->lane_anchor[a]) continue;
                 int leftmost = leftmost_of(g, a);
-                double bound = anchor_bound(g, a, leftmost, rack_faces);
-                if (bound == -HUGE_VAL) continue;
+                Milli bound = anchor_bound(g, a, leftmost, rack_faces);
+                if (bound == NO_EQUITY) continue;
                 Bound *b = &g->bounds[count++];
                 b->equity = bound;
                 b->down = down;
@@ -1164,7 +1175,7 @@ static PyObject *Plays_item(Plays *self, Py_ssize_t i) {
     int n = 0;
     for (int t = 0; t < 64; t++)
         for (int c = 0; c < kept[t] && n < MAX_RACK; c++) leave[n++] = (uint8_t)t;
-    return Py_BuildValue("(iiiOy#idy#)", f->kind, f->start, f->lane, f->down ? Py_True : Py_False,
+    return Py_BuildValue("(iiiOy#iLy#)", f->kind, f->start, f->lane, f->down ? Py_True : Py_False,
                          (const char *)f->tiles, (Py_ssize_t)f->len, f->score, f->equity, (const char *)leave,
                          (Py_ssize_t)n);
 }

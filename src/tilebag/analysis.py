@@ -33,7 +33,7 @@ play that follows them is, from the position they left.
 >>> record = gcg.loads(">alice: AEINRST 8G STAIN +10 10\\n>bob: ADEHNOR 9G HORN +28 28\\n")
 >>> analysis = analyze_game(record)
 >>> turn = analysis.turns[0]
->>> turn.played.notation, turn.score, turn.equity_lost > 30, turn.grade.value
+>>> turn.played.notation, turn.score, turn.equity_lost > 30_000, turn.grade.value
 ('8G STAIN', 10, True, 'blunder')
 >>> turn.missed_bingo, turn.best_bingo.notation, turn.best_bingo.score
 (True, '8B ANESTRI', 66)
@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 
 from tilebag.alphabet import Alphabet, Tile, rack_tile
 from tilebag.board import Board, Word
+from tilebag.equity import MILLIPOINTS, points
 from tilebag.errors import TilebagError
 from tilebag.game import Game
 from tilebag.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
@@ -65,18 +66,18 @@ from tilebag.rules import Rules
 from tilebag.variants import check_anagram
 from tilebag.variation_plays import VariationGenerator
 
-INACCURACY = 5.0
-"""Equity lost from which a play is an inaccuracy. Below it the difference is
+INACCURACY = 5_000
+"""Equity lost (in millipoints, :mod:`tilebag.equity`) from which a play is an inaccuracy. Below it the difference is
 within what static equity can tell apart: leave values are estimates good to
 a few points, and the position after the play is not looked at."""
 
-MISTAKE = 15.0
-"""Equity lost from which a play is a mistake: about what a good leave is
+MISTAKE = 15_000
+"""Equity lost (millipoints) from which a play is a mistake: about what a good leave is
 worth over a poor one, or a missed double-word square: a difference a player
 should see at the board."""
 
-BLUNDER = 30.0
-"""Equity lost from which a play is a blunder: over half a bingo's bonus, what
+BLUNDER = 30_000
+"""Equity lost (millipoints) from which a play is a blunder: over half a bingo's bonus, what
 a missed bingo or triple-word score usually costs."""
 
 ProgressCallback = Callable[[int, int], None]
@@ -84,10 +85,6 @@ ProgressCallback = Callable[[int, int], None]
 
 _ACTIONS = (EventKind.RECYCLE, EventKind.BLANK_SWAP)
 """Events that start a turn without ending it (variations)."""
-
-_TOLERANCE = 1e-9
-"""Equity differences below this are rounding, not a worse play."""
-
 
 class AnalysisError(TilebagError, ValueError):
     """A game or position that cannot be analysed as asked (e.g. a lexicon in
@@ -98,7 +95,7 @@ class Grade(enum.Enum):
     """How much equity a play lost, by the thresholds :data:`INACCURACY`,
     :data:`MISTAKE` and :data:`BLUNDER`.
 
-    >>> Grade.of(0.0), Grade.of(5.0), Grade.of(29.9), Grade.of(30.0)
+    >>> Grade.of(0), Grade.of(5_000), Grade.of(29_900), Grade.of(30_000)
     (<Grade.GOOD: 'good'>, <Grade.INACCURACY: 'inaccuracy'>, <Grade.MISTAKE: 'mistake'>, <Grade.BLUNDER: 'blunder'>)
     >>> [grade.weight for grade in Grade]
     [0, 1, 3, 6]
@@ -110,8 +107,8 @@ class Grade(enum.Enum):
     BLUNDER = "blunder"
 
     @classmethod
-    def of(cls, equity_lost: float) -> Grade:
-        """The grade of a play that lost this much equity."""
+    def of(cls, equity_lost: int) -> Grade:
+        """The grade of a play that lost this much equity (millipoints)."""
         if equity_lost >= BLUNDER:
             return cls.BLUNDER
         if equity_lost >= MISTAKE:
@@ -124,8 +121,8 @@ class Grade(enum.Enum):
     def weight(self) -> int:
         """What the grade adds to a :attr:`PlayerTotals.mistake_score`: its
         threshold in units of the inaccuracy threshold (0, 1, 3, 6)."""
-        threshold = {Grade.GOOD: 0.0, Grade.INACCURACY: INACCURACY, Grade.MISTAKE: MISTAKE, Grade.BLUNDER: BLUNDER}
-        return round(threshold[self] / INACCURACY)
+        threshold = {Grade.GOOD: 0, Grade.INACCURACY: INACCURACY, Grade.MISTAKE: MISTAKE, Grade.BLUNDER: BLUNDER}
+        return threshold[self] // INACCURACY
 
 
 @dataclass(frozen=True)
@@ -143,8 +140,8 @@ class RankedPlay:
     score: int
     leave: str
     """The rack tiles kept, as text (``?`` for a blank)."""
-    equity: float
-    """Score plus the leave's value (see the module notes)."""
+    equity: int
+    """Score plus the leave's value, in millipoints (see the module notes)."""
     bingo: bool
     """Whether the play puts down enough tiles for the bingo bonus."""
 
@@ -156,13 +153,13 @@ class RankedPlay:
             "move": self.notation,
             "score": self.score,
             "leave": self.leave,
-            "equity": round(self.equity, 3),
+            "equity": points(self.equity),
             "bingo": self.bingo,
         }
 
     def line(self) -> str:
         """The play as one line: notation, score, leave, equity."""
-        return f"{self.notation:<22} {self.score:>4}  {self.leave or '-':<8} {self.equity:8.2f}"
+        return f"{self.notation:<22} {self.score:>4}  {self.leave or '-':<8} {points(self.equity):8.2f}"
 
 
 @dataclass(frozen=True)
@@ -195,9 +192,9 @@ class TurnAnalysis:
     played: RankedPlay | None = None
     """The move made, ranked among the position's plays (as if it stood, for
     a play that was challenged off)."""
-    equity: float | None = None
-    """What the turn is counted at: the move's equity, or a pass's when the
-    play was challenged off."""
+    equity: int | None = None
+    """What the turn is counted at (millipoints): the move's equity, or a
+    pass's when the play was challenged off."""
     best: tuple[RankedPlay, ...] = ()
     """The best plays of the position, best first."""
     plays: int = 0
@@ -214,18 +211,17 @@ class TurnAnalysis:
         return self.skipped is None
 
     @property
-    def equity_lost(self) -> float:
-        """The best equity minus the turn's (0 when the play made was as good,
-        or the turn was not analysed)."""
+    def equity_lost(self) -> int:
+        """The best equity minus the turn's, in millipoints (0 when the play
+        made was as good, or the turn was not analysed)."""
         if self.equity is None or not self.best:
-            return 0.0
-        lost = self.best[0].equity - self.equity
-        return lost if lost > _TOLERANCE else 0.0
+            return 0
+        return max(0, self.best[0].equity - self.equity)
 
     @property
     def found_best(self) -> bool:
         """Whether the play made was as good as the best (no equity lost)."""
-        return self.analysed and self.equity_lost == 0.0
+        return self.analysed and self.equity_lost == 0
 
     @property
     def missed_bingo(self) -> bool:
@@ -239,7 +235,7 @@ class TurnAnalysis:
     @property
     def better(self) -> RankedPlay | None:
         """The best play when it was better than the play made (else ``None``)."""
-        return self.best[0] if self.best and self.equity_lost > 0.0 else None
+        return self.best[0] if self.best and self.equity_lost > 0 else None
 
     def summary(self) -> str:
         """One line saying how the move compares with the best play, e.g.
@@ -247,12 +243,12 @@ class TurnAnalysis:
         """
         if self.played is None or self.equity is None:
             return f"{self.notation} {self.score}: not analysed, {self.skipped}"
-        text = f"{self.notation} {self.score} (equity {self.equity:.2f})"
+        text = f"{self.notation} {self.score} (equity {points(self.equity):.2f})"
         better = self.better
         if better is None:
             text += ": the best play"
         else:
-            text += f": {better.notation} {better.score} was {self.equity_lost:.2f} better"
+            text += f": {better.notation} {better.score} was {points(self.equity_lost):.2f} better"
             if self.grade is not Grade.GOOD:
                 text += f" ({self.grade.value})"
         if self.missed_bingo and self.best_bingo is not None and self.best_bingo != better:
@@ -277,8 +273,8 @@ class TurnAnalysis:
             "analysed": self.analysed,
             "skipped": self.skipped,
             "played": None if self.played is None else self.played.to_dict(),
-            "equity": None if self.equity is None else round(self.equity, 3),
-            "equity_lost": round(self.equity_lost, 3) if self.analysed else None,
+            "equity": None if self.equity is None else points(self.equity),
+            "equity_lost": points(self.equity_lost) if self.analysed else None,
             "grade": self.grade.value if self.analysed else None,
             "plays": self.plays,
             "best": [play.to_dict() for play in self.best],
@@ -298,12 +294,12 @@ class TurnAnalysis:
         played = self.played
         if played is None or self.equity is None:
             return [f"{heading}  {self.notation} {self.score:+d}: not analysed, {self.skipped}", *self._markers()]
-        verdict = "best" if self.found_best else f"lost {self.equity_lost:.2f}"
+        verdict = "best" if self.found_best else f"lost {points(self.equity_lost):.2f}"
         if self.grade is not Grade.GOOD:
             verdict += f" {self.grade.value.upper()}"
         out = [heading, f"     played {played.line()}   #{played.rank} of {self.plays}, {verdict}"]
         if self.withdrawn:
-            out.append(f"     challenged off: the turn counts as a pass, equity {self.equity:.2f}")
+            out.append(f"     challenged off: the turn counts as a pass, equity {points(self.equity):.2f}")
         listed = [(play, play.move == played.move) for play in self.best]
         if not any(mine for _, mine in listed) and played.rank <= len(listed):
             # not a legal play (a phony): shown where its equity puts it
@@ -318,7 +314,7 @@ class TurnAnalysis:
         if self.missed_bingo and bingo is not None:
             also = f", {self.bingos} bingo plays in all" if self.bingos > 1 else ""
             out.append(
-                f"     missed bingo: {bingo.notation} {bingo.score} (equity {bingo.equity:.2f}, #{bingo.rank}{also})"
+                f"     missed bingo: {bingo.notation} {bingo.score} (equity {points(bingo.equity):.2f}, #{bingo.rank}{also})"
             )
         if self.phonies:
             fate = "challenged off" if self.withdrawn else "stood"
@@ -337,8 +333,8 @@ class PlayerTotals:
     turns: int
     """Moves made (recycles and blank swaps included)."""
     analysed: int
-    equity_lost: float
-    """Total equity lost over the analysed turns."""
+    equity_lost: int
+    """Total equity lost over the analysed turns (millipoints)."""
     best_plays: int
     """Analysed turns where the play made was as good as the best."""
     inaccuracies: int
@@ -364,7 +360,7 @@ class PlayerTotals:
             name=name,
             turns=len(mine),
             analysed=len(done),
-            equity_lost=sum((t.equity_lost for t in done), 0.0),
+            equity_lost=sum(t.equity_lost for t in done),
             best_plays=sum(1 for t in done if t.found_best),
             inaccuracies=grades[Grade.INACCURACY],
             mistakes=grades[Grade.MISTAKE],
@@ -377,8 +373,8 @@ class PlayerTotals:
 
     @property
     def mean_equity_lost(self) -> float:
-        """Equity lost per analysed turn (0 with none)."""
-        return self.equity_lost / self.analysed if self.analysed else 0.0
+        """Equity lost per analysed turn, in points (0 with none)."""
+        return points(self.equity_lost) / self.analysed if self.analysed else 0.0
 
     @property
     def mistake_score(self) -> int:
@@ -395,7 +391,7 @@ class PlayerTotals:
     def to_dict(self) -> dict[str, object]:
         """The totals as JSON data (the derived figures included)."""
         data = dataclasses.asdict(self)
-        data["equity_lost"] = round(self.equity_lost, 3)
+        data["equity_lost"] = points(self.equity_lost)
         data["mean_equity_lost"] = round(self.mean_equity_lost, 3)
         data["mistake_score"] = self.mistake_score
         return data
@@ -458,11 +454,11 @@ class GameAnalysis:
         rows: list[tuple[str, list[str]]] = [
             ("turns (analysed)", [f"{t.turns} ({t.analysed})" for t in totals]),
             ("best plays found", [str(t.best_plays) for t in totals]),
-            ("equity lost", [f"{t.equity_lost:.2f}" for t in totals]),
+            ("equity lost", [f"{points(t.equity_lost):.2f}" for t in totals]),
             ("mean equity lost", [f"{t.mean_equity_lost:.2f}" for t in totals]),
-            (f"inaccuracies (>= {INACCURACY:g})", [str(t.inaccuracies) for t in totals]),
-            (f"mistakes (>= {MISTAKE:g})", [str(t.mistakes) for t in totals]),
-            (f"blunders (>= {BLUNDER:g})", [str(t.blunders) for t in totals]),
+            (f"inaccuracies (>= {points(INACCURACY):g})", [str(t.inaccuracies) for t in totals]),
+            (f"mistakes (>= {points(MISTAKE):g})", [str(t.mistakes) for t in totals]),
+            (f"blunders (>= {points(BLUNDER):g})", [str(t.blunders) for t in totals]),
             ("mistake score", [str(t.mistake_score) for t in totals]),
             ("bingos played", [str(t.bingos_played) for t in totals]),
             ("bingos missed", [str(t.bingos_missed) for t in totals]),
@@ -752,7 +748,7 @@ class _Analyst:
         return plays
 
     def valued(
-        self, board: Board, rack: list[Tile], move: Move, score: int, value: Callable[[Sequence[Tile]], float]
+        self, board: Board, rack: list[Tile], move: Move, score: int, value: Callable[[Sequence[Tile]], int]
     ) -> Play:
         """The move made as a play: its score, leave and equity."""
         if move.kind is MoveKind.PLACE:
@@ -768,7 +764,7 @@ class _Analyst:
         for tile in used:
             kept.remove(tile)
         kept.sort()
-        return Play(move, score, tuple(kept), score + value(kept))
+        return Play(move, score, tuple(kept), score * MILLIPOINTS + value(kept))
 
     def ranked(self, board: Board, play: Play, rank: int, rack_size: int, rules: Rules) -> RankedPlay:
         return RankedPlay(

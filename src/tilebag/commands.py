@@ -15,6 +15,7 @@ from typing import TextIO
 from tilebag import cgp
 from tilebag.bench import bag_count, run_movegen
 from tilebag.board import Board
+from tilebag.equity import points
 from tilebag.errors import FormatError, quote
 from tilebag.leaves import DEFAULT_LEAVES, load_leaves
 from tilebag.lexicon import GraphLexicon, load_lexicon
@@ -28,7 +29,7 @@ def play_fields(position: int, board: Board, play: Play) -> dict[str, object]:
 
     >>> from tilebag.move import Move
     >>> board = Board()
-    >>> play = Play(Move.from_gcg("8F HORN"), 14, (1, 5, 9), 17.5)
+    >>> play = Play(Move.from_gcg("8F HORN"), 14, (1, 5, 9), 17_500)
     >>> play_fields(0, board, play)
     {'position': 0, 'pos': '8F', 'word': 'HORN', 'score': 14, 'leave': 'AEI', 'equity': 17.5}
     """
@@ -44,7 +45,7 @@ def play_fields(position: int, board: Board, play: Play) -> dict[str, object]:
         fields["word"] = alphabet.format_rack(move.tiles)
     fields["score"] = play.score
     fields["leave"] = alphabet.format_rack(play.leave)
-    fields["equity"] = round(play.equity, 3)
+    fields["equity"] = points(play.equity)
     return fields
 
 
@@ -52,7 +53,7 @@ def play_line(board: Board, play: Play) -> str:
     """One play as a line of text: notation, score, leave, equity."""
     notation = board.notation(play.move)
     leave = board.alphabet.format_rack(play.leave) or "-"
-    return f"{notation:<22} {play.score:>4}  {leave:<8} {play.equity:8.2f}"
+    return f"{notation:<22} {play.score:>4}  {leave:<8} {points(play.equity):8.2f}"
 
 
 def bounded_lines(handle: TextIO, limit: int) -> Iterator[str]:

@@ -40,6 +40,7 @@ from typing import Protocol, overload
 
 from tilebag.alphabet import BLANK_BIT, Alphabet, Tile, load_alphabet
 from tilebag.board import Board
+from tilebag.equity import MILLIPOINTS, millipoints
 from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
 from tilebag.layout import BoardLayout, load_layout
 from tilebag.leaves import (
@@ -95,8 +96,9 @@ class Play:
     score: int
     leave: tuple[Tile, ...]
     """The rack tiles kept, sorted (0 is a blank)."""
-    equity: float
-    """Score plus the value of the leave (see :meth:`MoveGenerator.generate`)."""
+    equity: int
+    """Score plus the value of the leave, in millipoints (thousandths of a
+    point, see :mod:`tilebag.equity` and :meth:`MoveGenerator.generate`)."""
 
 
 class Plays(Sequence[Play]):
@@ -270,7 +272,7 @@ class MoveGenerator:
         if self.core == "native":
             return self._generate_native(board, rack, leaves, bag_count, exchanges, exchange_min_bag, top)
         plays: list[Play] = []
-        leave_cache: dict[bytes, tuple[tuple[Tile, ...], float]] = {}
+        leave_cache: dict[bytes, tuple[tuple[Tile, ...], int]] = {}
         value_of = leave_valuer(self.alphabet, leaves, bag_count)
 
         def valued(move: Move, score: int, used: Iterable[Tile]) -> Play:
@@ -282,7 +284,7 @@ class MoveGenerator:
             cached = leave_cache.get(key)
             if cached is None:
                 cached = leave_cache[key] = (tuple(kept), value_of(kept))
-            return Play(move, score, cached[0], score + cached[1])
+            return Play(move, score, cached[0], score * MILLIPOINTS + cached[1])
 
         for move, score in self.placements(board, rack):
             plays.append(valued(move, score, (t for t in move.tiles if t)))
@@ -669,24 +671,26 @@ class _Next(Protocol):
     def __call__(self, pos: int, node: int, state: tuple[int, int, int, int, int, int], /) -> None: ...
 
 
-LeaveValuer = Callable[[Sequence[Tile]], float]
-"""The value of a leave (the rack tiles kept)."""
+LeaveValuer = Callable[[Sequence[Tile]], int]
+"""The value of a leave (the rack tiles kept), in millipoints."""
 
 
 def leave_valuer(alphabet: Alphabet, leaves: LeaveValues | None, bag_count: int) -> LeaveValuer:
-    """The value of a leave as equity counts it: the leave table's value
-    while the bag has tiles (0 without a table), minus twice the face value
-    of the tiles once the bag is empty (they count against the player).
+    """The value of a leave as equity counts it, in millipoints: the leave
+    table's value while the bag has tiles (0 without a table), minus twice
+    the face value of the tiles once the bag is empty (they count against
+    the player).
 
     >>> english = load_alphabet("english")
     >>> leave_valuer(english, None, 0)([26, 1]), leave_valuer(english, None, 5)([26, 1])
-    (-22.0, 0.0)
+    (-22000, 0)
     """
     if bag_count <= 0:
-        return lambda kept: -2.0 * sum(alphabet.score(t) for t in kept)
+        return lambda kept: -2 * MILLIPOINTS * sum(alphabet.score(t) for t in kept)
     if leaves is None:
-        return lambda kept: 0.0
-    return leaves.value
+        return lambda kept: 0
+    value = leaves.value
+    return lambda kept: millipoints(value(kept))
 
 
 def distinct_exchanges(rack: Sequence[Tile]) -> list[tuple[Tile, ...]]:
@@ -708,7 +712,7 @@ def distinct_exchanges(rack: Sequence[Tile]) -> list[tuple[Tile, ...]]:
     return result
 
 
-def play_order(play: Play) -> tuple[float, int, int, int, int, int, tuple[Tile, ...]]:
+def play_order(play: Play) -> tuple[int, int, int, int, int, int, tuple[Tile, ...]]:
     """Sort key: best equity first, then higher score, then a fixed order of
     kind, direction, square and tiles, so every core lists plays alike."""
     move = play.move

@@ -22,6 +22,7 @@ from tilebag import coach
 from tilebag.alphabet import BLANK_BIT
 from tilebag.analysis import TurnAnalysis
 from tilebag.board import EMPTY
+from tilebag.equity import points
 from tilebag.errors import InvalidMoveError
 from tilebag.game import Game
 from tilebag.lexicon import GraphLexicon
@@ -117,12 +118,12 @@ def review_lines(game: Game, review: TurnAnalysis) -> list[str]:
     played = review.played
     assert played is not None
     if review.found_best:
-        head = f"{review.notation} was the best play by equity ({played.equity:.1f})."
+        head = f"{review.notation} was the best play by equity ({points(played.equity):.1f})."
     else:
         best = review.best[0]
         head = (
-            f"A better play existed: {best.notation} for {best.score} (equity {best.equity:.1f}); "
-            f"{review.notation} lost {review.equity_lost:.1f} ({review.grade.value})."
+            f"A better play existed: {best.notation} for {best.score} (equity {points(best.equity):.1f}); "
+            f"{review.notation} lost {points(review.equity_lost):.1f} ({review.grade.value})."
         )
     lines = [head, *review.lines()[1:]]
     leave = game.alphabet.parse_rack(played.leave) if played.leave else []

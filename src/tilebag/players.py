@@ -35,7 +35,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from collections.abc import Sequence
 from typing import ClassVar, Protocol, runtime_checkable
@@ -132,9 +131,16 @@ move generator core: the most promising by the change in the rack's leave
 value. (The chosen recycle is often not the first by that estimate, but the
 reference core takes some 50 ms a position.)"""
 
-_FINISH = 1.0e6
-"""Added to the value of a position with a play that reaches the Finish Line
-target, so that any such play beats every other plan."""
+Value = tuple[int, int]
+"""What a bot's plan for a position is worth, compared as a tuple: ``(1,
+score)`` for a play that reaches the Finish Line target (any such play beats
+every other plan, the higher score first), ``(0, equity)`` for the best play
+by the bot's own equity (millipoints), ``(-1, 0)`` with no play at all."""
+
+FINISHES = 1
+"""The first item of a :data:`Value` that reaches the Finish Line."""
+
+NO_PLAY: Value = (-1, 0)
 
 
 def _fallback(game: Game) -> Move:
@@ -196,7 +202,7 @@ class _Bot:
         if (
             self.variations
             and (rules.recycle or rules.blank_swap)
-            and value < _FINISH  # a play that wins now needs nothing first
+            and value[0] < FINISHES  # a play that wins now needs nothing first
             and start_actions(game) < MAX_START_ACTIONS
         ):
             action = self._start_action(game, value)
@@ -204,9 +210,9 @@ class _Bot:
                 return action
         return move if move is not None else _fallback(game)
 
-    def _best(self, game: Game, board: Board, rack: list[Tile], *, anagrams: bool) -> tuple[Move | None, float]:
-        """The best move of a position and its value (``-inf`` when there is
-        no play to value: the bot exchanges everything or passes)."""
+    def _best(self, game: Game, board: Board, rack: list[Tile], *, anagrams: bool) -> tuple[Move | None, Value]:
+        """The best move of a position and its value (:data:`NO_PLAY` when
+        there is no play to value: the bot exchanges everything or passes)."""
         plays = self._plays(game, board, rack, 1)
         best = plays[0] if plays else None
         anagram_plays: list[Play] = []
@@ -222,12 +228,12 @@ class _Bot:
             scoring = list(generator_for(game, self.core).generate(board, rack, bag_count=1, top=1))
             top = max(scoring + anagram_plays, key=lambda play: play.score, default=None)
             if top is not None and top.score > 0 and top.score >= need:
-                return top.move, _FINISH + top.score
+                return top.move, (FINISHES, top.score)
         if best is None:
-            return None, -math.inf
-        return best.move, best.equity
+            return None, NO_PLAY
+        return best.move, (0, best.equity)
 
-    def _start_action(self, game: Game, value: float) -> Move | None:
+    def _start_action(self, game: Game, value: Value) -> Move | None:
         """The recycle or blank swap after which the best value is highest,
         when it beats ``value`` (the best without one)."""
         board, rack = game.board, game.rack()
@@ -249,7 +255,7 @@ class _Bot:
         finder = variations_for(game)
         estimate = self._estimate(game)
         now = estimate(rack)
-        ranked: list[tuple[float, int, Move]] = []
+        ranked: list[tuple[int, int, Move]] = []
         for index, move in enumerate(finder.recycles(board, rack)):
             old = board.at(move.row, move.col)
             kept = list(rack)

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet, rack_tile
 from tilebag.board import EMPTY, Board
+from tilebag.equity import MILLIPOINTS
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
 from tilebag.lexicon import Lexicon
@@ -245,7 +246,7 @@ class VariationGenerator:
         counts = [0] * 64
         for tile in rack:
             counts[tile] += 1
-        value = valuer or (lambda kept: 0.0)
+        value = valuer or (lambda kept: 0)
         plays: list[Play] = []
         seen: set[Move] = set()
         for word in board_words(board, max_length=self.max_anagram_length):
@@ -270,7 +271,7 @@ class VariationGenerator:
         for tile in checked.tiles_used:
             kept.remove(rack_tile(tile))
         kept.sort()
-        return Play(move, checked.score, tuple(kept), checked.score + value(kept))
+        return Play(move, checked.score, tuple(kept), checked.score * MILLIPOINTS + value(kept))
 
     def _word_anagrams(self, board: Board, word: BoardWord, counts: list[int], rack_size: int) -> list[Move]:
         """The anagram plays of one word (checked against the graph, not yet
