@@ -30,7 +30,7 @@ from tilebag.leaves import DEFAULT_LEAVES, load_leaves
 from tilebag.lexicon import WordList
 from tilebag.move import Move, MoveKind
 from tilebag.movegen import native_available
-from tilebag.players import GreedyPlayer, StaticPlayer, generator_for
+from tilebag.players import GreedyPlayer, StaticPlayer
 from tilebag.record import EventKind
 from tilebag.replay import ReplayError
 from tilebag.rules import ChallengeMode, find_rules
@@ -56,7 +56,7 @@ def turn_of(record_text: str, index: int = 0, **options: object) -> TurnAnalysis
 def test_a_weak_play_loses_the_difference_to_the_best_equity() -> None:
     game = opening("AEINRST")
     turn = analyze_turn(game, game.parse_move("8G STAIN"), leaves=LEAVES)
-    best = generator_for(game).generate(
+    best = game.engine.generator.generate(
         game.board, game.rack(), leaves=LEAVES, bag_count=len(game.bag), exchanges=True, top=1
     )[0]
     kept = game.alphabet.parse_rack("ER")

@@ -10,14 +10,14 @@ from tilebag.game import Game
 from tilebag.leaves import HeuristicLeaves
 from tilebag.lexicon import AcceptAll, WordList
 from tilebag.move import MoveKind
-from tilebag.players import GreedyPlayer, Player, StaticPlayer, generator_for, make_bot
+from tilebag.players import GreedyPlayer, Player, StaticPlayer, make_bot
 from tilebag.selfplay import play_game, run_selfplay, wilson_interval
 
 
 def test_greedy_plays_the_highest_score_and_static_the_best_equity() -> None:
     game = Game(["a", "b"], seed=11, first=0)
     game.set_rack(0, "QUIZERS")
-    plays = generator_for(game).generate(game.board, game.rack(), leaves=HeuristicLeaves(), bag_count=len(game.bag))
+    plays = game.engine.generator.generate(game.board, game.rack(), leaves=HeuristicLeaves(), bag_count=len(game.bag))
     greedy = GreedyPlayer().choose(game)
     assert game.score(greedy) == max(play.score for play in plays)
     static = StaticPlayer().choose(game)

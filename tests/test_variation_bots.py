@@ -20,9 +20,7 @@ from tilebag.players import (
     GreedyPlayer,
     Player,
     StaticPlayer,
-    generator_for,
     start_actions,
-    variations_for,
 )
 from tilebag.rules import PRESETS, ChallengeMode, find_rules
 from tilebag.selfplay import run_selfplay, tiles_placed
@@ -287,7 +285,7 @@ def test_every_candidate_is_legal_in_the_game(lexicon: Lexicon) -> None:
     rules = PRESETS["house"].replace(challenge=ChallengeMode.VOID)
     bots = [StaticPlayer("a"), GreedyPlayer("b")]
     game = Game(["a", "b"], rules=rules, lexicon=lexicon, seed=8)
-    finder = variations_for(game)
+    finder = game.engine.variations
     checked = {"recycle": 0, "anagram": 0}
     while not game.is_over():
         rack = game.rack()
@@ -306,7 +304,7 @@ def brute_anagrams(board: Board, rack: list[int], game: Game) -> set[Move]:
     """Anagram plays the slow way: every rearrangement of every word placed
     on a copy of the board, then every placement that covers just that word
     and extends it in its line."""
-    generator = generator_for(game)
+    generator = game.engine.generator
     found: set[Move] = set()
     for word in board_words(board):
         squares = word.squares()
@@ -336,7 +334,7 @@ def test_anagram_plays_are_exactly_those_a_brute_force_finds() -> None:
     game.push(game.parse_move("I7 HA"))  # a cross-word through the A
     for rack_text in ("ZS?UVWW", "SZ", "S?", "H"):
         rack = game.alphabet.parse_rack(rack_text)
-        got = {play.move for play in variations_for(game).anagram_plays(game.board, rack, lexicon=game.lexicon)}
+        got = {play.move for play in game.engine.variations.anagram_plays(game.board, rack, lexicon=game.lexicon)}
         assert got == brute_anagrams(game.board, rack, game), rack_text
 
 

@@ -52,14 +52,14 @@ from dataclasses import dataclass, field
 
 from tilebag.alphabet import Alphabet, Tile, rack_tile
 from tilebag.board import Board, Word
+from tilebag.engine import Engine
 from tilebag.equity import MILLIPOINTS, points
 from tilebag.errors import TilebagError
 from tilebag.game import Game
-from tilebag.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
+from tilebag.leaves import LeaveValues
 from tilebag.lexicon import GraphLexicon, Lexicon, default_lexicon
 from tilebag.move import Move, MoveKind
-from tilebag.movegen import MoveGenerator, Play, leave_valuer, play_order
-from tilebag.players import generator_for, generator_for_rules, variations_for, variations_for_rules
+from tilebag.movegen import Play, leave_valuer, play_order
 from tilebag.record import Event, EventKind, GameRecord, withdrawn_plays
 from tilebag.replay import ReplayError, replay
 from tilebag.rules import Rules
@@ -484,6 +484,7 @@ def analyze_turn(
     lexicon: GraphLexicon | None = None,
     withdrawn: bool = False,
     core: str | None = None,
+    engine: Engine | None = None,
 ) -> TurnAnalysis:
     """How ``move``, for the player to move, compares with the best plays of
     the position. The game is not changed: call it before pushing the move
@@ -495,6 +496,8 @@ def analyze_turn(
         (default: the game's).
     :param withdrawn: count the play as challenged off.
     :param core: the move generator core (default: the compiled one when built).
+    :param engine: the engine to rank the plays with (default: one for the
+        lexicon, the game's rules, ``leaves`` and ``core``).
     :raises IllegalMoveError: when the game does not allow the move (a
         :class:`~tilebag.errors.PhonyError` in void challenge mode).
     :raises InvalidMoveError: when the move is not a move of the game's tile set.
@@ -514,16 +517,11 @@ def analyze_turn(
     if top < 1:
         raise ValueError(f"top must be at least 1, got {top}")
     normal = game.check(move)
-    if lexicon is None:
-        judge: Lexicon = game.lexicon
-        generator = generator_for(game, core)
-        variations = variations_for(game) if game.rules.anagram else None
-    else:
-        judge = lexicon
-        generator = generator_for_rules(lexicon.kwg, game.rules, core)
-        variations = variations_for_rules(lexicon.kwg, game.rules) if game.rules.anagram else None
-    leaves = leaves or load_leaves(DEFAULT_LEAVES, game.alphabet)
-    analyst = _Analyst(generator, variations, judge, leaves, top)
+    judge: Lexicon = game.lexicon if lexicon is None else lexicon
+    if engine is None:
+        engine = Engine.for_lexicon(judge, game.rules, core=core)
+    leaves = leaves or engine.leaves
+    analyst = _Analyst(engine.with_leaves(leaves), judge, top)
     return analyst.turn(game, normal, withdrawn=withdrawn)
 
 
@@ -563,9 +561,8 @@ def analyze_game(
         if source is None:
             raise
         raise ReplayError(err.finding, source) from None
-    leaves = leaves or load_leaves(DEFAULT_LEAVES, game.alphabet)
-    variations = variations_for_rules(lexicon.kwg, game.rules) if game.rules.anagram else None
-    analyst = _Analyst(generator_for_rules(lexicon.kwg, game.rules, core), variations, lexicon, leaves, top)
+    engine = Engine.for_lexicon(lexicon, game.rules, core=core)
+    analyst = _Analyst(engine.with_leaves(leaves or engine.leaves), lexicon, top)
 
     # The replayed game keeps a state before each of its actions; popping
     # them one by one from the end goes back through every position, with
@@ -594,7 +591,7 @@ def analyze_game(
         players=[p.name for p in game.players],
         turns=found,
         lexicon=lexicon.name,
-        leaves=leaves.name,
+        leaves=analyst.leaves.name,
         top=top,
         record_lexicon=record.lexicon,
         source=source,
@@ -608,21 +605,15 @@ def _is_move(kind: EventKind) -> bool:
 
 
 class _Analyst:
-    """Ranks moves among the plays of their position: one lexicon, one leave
-    table, one move generator."""
+    """Ranks moves among the plays of their position: one engine (its move
+    generator and leave values), one lexicon to judge words by."""
 
-    def __init__(
-        self,
-        generator: MoveGenerator,
-        variations: VariationGenerator | None,
-        lexicon: Lexicon,
-        leaves: LeaveValues,
-        top: int,
-    ) -> None:
-        self.generator = generator
-        self.variations = variations
+    def __init__(self, engine: Engine, lexicon: Lexicon, top: int) -> None:
+        self.engine = engine
+        self.generator = engine.generator
+        self.variations: VariationGenerator | None = engine.variations if engine.rules.anagram else None
         self.lexicon = lexicon
-        self.leaves = leaves
+        self.leaves = engine.leaves
         self.top = top
 
     def event(self, game: Game, undo: object, event: Event, *, withdrawn: bool) -> TurnAnalysis:

@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 import importlib.resources
-import random
 import resource
 import statistics
 import sys
@@ -24,11 +23,11 @@ from dataclasses import asdict, dataclass
 
 from tilebag import cgp
 from tilebag.cgp import Position
-from tilebag.game import Game
 from tilebag.leaves import load_leaves
 from tilebag.lexicon import KwgLexicon, default_lexicon
 from tilebag.movegen import MoveGenerator
 from tilebag.players import StaticPlayer
+from tilebag.selfplay import play_game
 
 SUITE = "movegen.cgp"
 
@@ -203,9 +202,7 @@ def run_selfplay(
     seconds = 0.0
     for number in range(games):
         started = time.perf_counter()
-        game = Game([bot.name for bot in bots], lexicon=lexicon, seed=seed + number)
-        while not game.is_over():
-            game.push(bots[game.turn].choose(game))
+        play_game(bots, seed=seed + number, lexicon=lexicon)
         seconds += time.perf_counter() - started
         if number == 0:
             rss_start = current_rss_mb()
@@ -229,50 +226,3 @@ def peak_rss_mb() -> float:
     """The process's peak resident memory so far, in MB."""
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
-
-
-def make_suite(seed: int = 2026) -> list[str]:
-    """Build the suite from seeded static self-play: 10 openings, 20 middle
-    games, 12 racks with one or two blanks, 10 near-endgames (bag of 0 to 7)."""
-    rng = random.Random(seed)
-    lines: list[str] = []
-    bot = StaticPlayer()
-    openings = middles = blanks = endgames = 0
-    game_seed = seed
-    while openings + middles + blanks + endgames < 52:
-        game_seed += 1
-        game = Game(["a", "b"], seed=game_seed)
-        while not game.is_over():
-            rack = game.rack()
-            bag = len(game.bag)
-            want = None
-            if game.board.is_empty() and openings < 10:
-                want = "opening"
-            elif 0 in rack and blanks < 12 and bag > 7:
-                want = "blank"
-            elif bag <= 7 and endgames < 10 and not game.board.is_empty():
-                want = "endgame"
-            elif bag > 20 and middles < 20 and rng.random() < 0.12:
-                want = "middle"
-            if want is not None:
-                opponent = game.rack((game.turn + 1) % 2)
-                position = cgp.position_from(
-                    game.board.copy(),
-                    [rack, opponent],
-                    [game.scores[game.turn], game.scores[(game.turn + 1) % 2]],
-                    zero_turns=game.scoreless,
-                    lex="kjxqz",
-                )
-                lines.append(cgp.dumps(position))
-                if want == "opening":
-                    openings += 1
-                    break
-                if want == "blank":
-                    blanks += 1
-                elif want == "endgame":
-                    endgames += 1
-                    break
-                else:
-                    middles += 1
-            game.push(bot.choose(game))
-    return lines

@@ -28,6 +28,7 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, missing_tiles, rack_tile
 from tilebag.bag import Bag
@@ -48,6 +49,9 @@ from tilebag.position import Position
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, RulesError
 from tilebag.variants import AnagramPlay, apply_anagram, check_anagram, check_blank_swap, check_recycle
+
+if TYPE_CHECKING:
+    from tilebag.engine import Engine, LegalMoves
 
 
 class GameState(enum.Enum):
@@ -130,6 +134,16 @@ class Player:
     rack: list[Tile] = field(default_factory=list)
     lost_turns: int = 0
     """Turns this player must still miss (failed double challenges)."""
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """What :meth:`Game.check` found for a move, kept while the game is as it was."""
+
+    key: tuple[object, ...]
+    move: Move
+    anagram: AnagramPlay | None
+    words: list[Word] | None
 
 
 @dataclass
@@ -221,6 +235,8 @@ class Game:
         """The time each player has used (as told to :meth:`push`) and the
         turn in progress has taken."""
         self._end_accepted = False
+        self._engine: Engine | None = None
+        self._last_check: _Checked | None = None
 
     # -- views ----------------------------------------------------------
 
@@ -261,6 +277,7 @@ class Game:
         """Change the lexicon (``None``: the default one, loaded when first
         needed), e.g. for a game resumed from a record."""
         self._lexicon = lexicon
+        self._engine = None
 
     @property
     def scores(self) -> list[int]:
@@ -292,6 +309,33 @@ class Game:
                 f"there is no player {player}: the game's players are 0 to {len(self.players) - 1}",
             )
         return player
+
+    @property
+    def engine(self) -> Engine:
+        """The engine that finds the plays of this game's lexicon and rules
+        (made when first asked for, and shared by every game on the same
+        lexicon and rules; set it to use other leave values or another core).
+
+        :raises TypeError: for a lexicon without a word graph.
+        """
+        engine = self._engine
+        if engine is None or engine.rules != self.rules:
+            from tilebag.engine import Engine
+
+            engine = self._engine = Engine.for_lexicon(self.lexicon, self.rules)
+        return engine
+
+    @engine.setter
+    def engine(self, engine: Engine | None) -> None:
+        self._engine = engine
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves of the player to move, a view worked out when asked
+        (``len``, ``in``, iteration, ``count()``; see :class:`tilebag.engine.LegalMoves`)."""
+        from tilebag.engine import LegalMoves
+
+        return LegalMoves(self)
 
     def position(self) -> Position:
         """A copy of the game's state as a light :class:`~tilebag.position.Position`
@@ -464,9 +508,45 @@ class Game:
         """
         return self._checked(move)[0]
 
+    def _check_key(self) -> tuple[object, ...]:
+        """What a check depends on: a check made under the same key still holds."""
+        return (
+            len(self._stack),
+            self.turn,
+            self.board.tile_count,
+            len(self.bag),
+            tuple(self.players[self.turn].rack),
+            self.termination,
+            id(self._rules),
+            id(self._lexicon),
+        )
+
     def _checked(self, move: Move) -> tuple[Move, AnagramPlay | None]:
-        """:meth:`check`, with an anagram play's analysis (so :meth:`push`
-        does not make it twice)."""
+        """:meth:`check`, with an anagram play's analysis. The result is
+        kept with what the check found (a placement's words), so that
+        pushing or describing the move it returned checks nothing again."""
+        last = self._last_check
+        if last is not None and last.move is move and last.key == self._check_key():
+            return move, last.anagram
+        normal, anagram = self._check_now(move)
+        self._last_check = _Checked(self._check_key(), normal, anagram, self._words_now(normal, anagram))
+        return normal, anagram
+
+    def _words_now(self, move: Move, anagram: AnagramPlay | None) -> list[Word] | None:
+        if anagram is not None:
+            return anagram.words
+        if move.kind is MoveKind.PLACE:
+            return self.board.words(move)
+        return None
+
+    def _found(self, move: Move) -> _Checked | None:
+        """What the last check found, when it was of this very move, now."""
+        last = self._last_check
+        if last is not None and last.move is move and last.key == self._check_key():
+            return last
+        return None
+
+    def _check_now(self, move: Move) -> tuple[Move, AnagramPlay | None]:
         if self.termination is not None:
             raise GameOverError(f"the game is over: {self.result_text()}")
         rack = self.players[self.turn].rack
@@ -513,7 +593,7 @@ class Game:
                 f"{self.alphabet.format_rack(lacking)}",
             )
         if self.rules.challenge is ChallengeMode.VOID:
-            phonies = self.phonies(normal)
+            phonies = [self.alphabet.format_word(w.tiles) for w in self.board.words(normal) if w.tiles not in self.lexicon]
             if phonies:
                 listed = ", ".join(phonies)
                 raise PhonyError(phonies, f"{self.notation(normal)}: not in the {self.lexicon.name} lexicon: {listed}")
@@ -582,6 +662,9 @@ class Game:
 
     def words(self, move: Move) -> list[Word]:
         """The words a (checked) placement forms, with their scores."""
+        found = self._found(move)
+        if found is not None and found.words is not None:
+            return list(found.words)
         return self.board.words(move)
 
     def phonies(self, move: Move) -> list[str]:
@@ -590,7 +673,7 @@ class Game:
         if move.kind is MoveKind.ANAGRAM:
             words = check_anagram(self.board, move).words
         else:
-            words = self.board.words(move)
+            words = self.words(move)
         return [self.alphabet.format_word(w.tiles) for w in words if w.tiles not in self.lexicon]
 
     def score(self, move: Move) -> int:
@@ -733,6 +816,7 @@ class Game:
         """
         move, anagram = self._checked(move)
         self._check_time(move, seconds)
+        found = self._found(move)
         snap = self._snapshot(move, light=True)
         self._stack.append(snap)
         self._spend(seconds)
@@ -755,7 +839,10 @@ class Game:
                 apply_anagram(self.board, anagram)
                 used = anagram.tiles_used
             else:
-                score = self.board.score(move, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
+                words = found.words if found is not None and found.words is not None else self.board.words(move)
+                score = sum(w.score for w in words)
+                if len(move.placed()) >= self.rules.bingo_tiles:
+                    score += self.rules.bingo_bonus
                 cols = self.layout.cols
                 snap.board = tuple((r * cols + c, self.board.tiles[r * cols + c]) for r, c, _ in move.placed())
                 self.board.place(move)
@@ -766,7 +853,8 @@ class Game:
             snap.drawn = tuple(drawn)
             player.rack.extend(drawn)
             player.score += score
-            self._append(EventKind.PLACE, me, score, rack=rack_before, move=move)
+            formed = anagram.words if anagram is not None else words
+            self._append(EventKind.PLACE, me, score, rack=rack_before, move=move, words=tuple(w.tiles for w in formed))
             self._challengeable = len(self.events) - 1
         elif move.kind is MoveKind.EXCHANGE:
             snap.bag = self.bag.get_state()
@@ -1065,6 +1153,8 @@ class Game:
     def words_of(self, event: Event) -> list[tuple[Tile, ...]]:
         """The words a placement event formed (its tiles still on the board)."""
         assert event.move is not None
+        if event.words:
+            return list(event.words)
         move = event.move
         if move.kind is MoveKind.ANAGRAM:
             board = self.board.copy()

@@ -65,6 +65,9 @@ class Kwg:
         if nodes.typecode != "I" or nodes.itemsize != 4:
             raise TypeError("a KWG needs an array('I') of 32-bit nodes")
         self.nodes = nodes
+        self.derived: dict[object, object] = {}
+        """What is built from this graph once and kept as long as it lives
+        (the engines of :meth:`tilebag.engine.Engine.for_lexicon`)."""
 
     # -- reading and writing ---------------------------------------------
 

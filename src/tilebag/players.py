@@ -39,17 +39,15 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar, Protocol, runtime_checkable
 
-from tilebag.alphabet import BLANK, BLANK_BIT, Tile, load_alphabet, rack_tile
+from tilebag.alphabet import BLANK, BLANK_BIT, Tile, rack_tile
 from tilebag.board import Board
+from tilebag.engine import Engine
 from tilebag.game import Game
-from tilebag.kwg import Kwg
-from tilebag.layout import load_layout
 from tilebag.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
 from tilebag.move import PLAYED_THROUGH, Move
-from tilebag.movegen import MoveGenerator, Play, default_core, play_order
+from tilebag.movegen import Play, play_order
 from tilebag.record import EventKind
-from tilebag.rules import Rules
-from tilebag.variation_plays import LeaveValuer, VariationGenerator, after_action, blank_swaps, leave_valuer
+from tilebag.variation_plays import LeaveValuer, after_action, blank_swaps, leave_valuer
 
 
 @runtime_checkable
@@ -63,64 +61,6 @@ class Player(Protocol):
         leaves the turn with the same player: the caller asks again."""
         ...
 
-
-def generator_for(game: Game, core: str | None = None) -> MoveGenerator:
-    """The move generator for a game's lexicon and rules (made once per
-    lexicon, rules and core, then shared).
-
-    :param core: ``python`` or ``native`` (default: :func:`tilebag.movegen.default_core`).
-    """
-    kwg = getattr(game.lexicon, "kwg", None)
-    if not isinstance(kwg, Kwg):
-        raise TypeError(f"the lexicon {game.lexicon.name!r} has no word graph; bots need a word list or a .kwg lexicon")
-    return generator_for_rules(kwg, game.rules, core)
-
-
-def generator_for_rules(kwg: Kwg, rules: Rules, core: str | None = None) -> MoveGenerator:
-    """The move generator over a word graph for a set of rules (their board,
-    tile set, bingo and first-play rules), made once per graph, rules and
-    core, then shared."""
-    core = core or default_core()
-    key = (id(kwg), rules, core)
-    cached = _GENERATORS.get(key)
-    if cached is None or cached.kwg is not kwg:
-        if len(_GENERATORS) >= 8:
-            _GENERATORS.clear()
-        cached = _GENERATORS[key] = MoveGenerator(
-            kwg,
-            layout=load_layout(rules.layout),
-            alphabet=load_alphabet(rules.alphabet),
-            bingo_tiles=rules.bingo_tiles,
-            bingo_bonus=rules.bingo_bonus,
-            first_play_min_tiles=max(2, rules.min_first_word),
-            core=core,
-        )
-    return cached
-
-
-_GENERATORS: dict[tuple[int, Rules, str], MoveGenerator] = {}
-
-
-def variations_for(game: Game) -> VariationGenerator:
-    """The variations' candidate finder for a game's lexicon and rules (made
-    once per word graph and rules, then shared)."""
-    return variations_for_rules(generator_for(game).kwg, game.rules)
-
-
-def variations_for_rules(kwg: Kwg, rules: Rules) -> VariationGenerator:
-    """The variations' candidate finder over a word graph for a set of rules."""
-    key = (id(kwg), rules)
-    cached = _VARIATIONS.get(key)
-    if cached is None or cached.kwg is not kwg:
-        if len(_VARIATIONS) >= 8:
-            _VARIATIONS.clear()
-        cached = _VARIATIONS[key] = VariationGenerator(
-            kwg, alphabet=load_alphabet(rules.alphabet), bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus
-        )
-    return cached
-
-
-_VARIATIONS: dict[tuple[int, Rules], VariationGenerator] = {}
 
 MAX_START_ACTIONS = 4
 """Recycles and blank swaps a bot makes at most at the start of one turn."""
@@ -165,6 +105,18 @@ def start_actions(game: Game) -> int:
     return count
 
 
+def engine_for(game: Game, core: str | None, leaves: LeaveValues | None = None) -> Engine:
+    """The engine a bot plays ``game`` with: the game's own, or one with
+    the bot's core or leave values (sharing the game's word graph).
+
+    :raises TypeError: for a lexicon without a word graph.
+    """
+    engine = game.engine
+    if core is not None and core != engine.core:
+        engine = Engine.for_lexicon(game.lexicon, game.rules, core=core)
+    return engine if leaves is None else engine.with_leaves(leaves)
+
+
 class _Bot:
     """What the bots share: the best move of a position by their own
     valuation (plays, anagram plays, exchanges), and the start-of-turn actions
@@ -181,6 +133,10 @@ class _Bot:
     name: str
     core: str | None
     variations: bool
+
+    def engine(self, game: Game) -> Engine:
+        """The engine it plays ``game`` with."""
+        return engine_for(game, self.core)
 
     def _plays(self, game: Game, board: Board, rack: list[Tile], top: int | None) -> Sequence[Play]:
         raise NotImplementedError
@@ -217,7 +173,7 @@ class _Bot:
         best = plays[0] if plays else None
         anagram_plays: list[Play] = []
         if anagrams and self.variations and game.rules.anagram:
-            anagram_plays = variations_for(game).anagram_plays(
+            anagram_plays = self.engine(game).variations.anagram_plays(
                 board, rack, lexicon=game.lexicon, valuer=self._valuer(game)
             )
             if anagram_plays and (best is None or play_order(anagram_plays[0]) < play_order(best)):
@@ -225,7 +181,7 @@ class _Bot:
         targets = game.finish_targets
         if targets is not None:
             need = targets[game.turn] - game.players[game.turn].score
-            scoring = list(generator_for(game, self.core).generate(board, rack, bag_count=1, top=1))
+            scoring = list(self.engine(game).generator.generate(board, rack, bag_count=1, top=1))
             top = max(scoring + anagram_plays, key=lambda play: play.score, default=None)
             if top is not None and top.score > 0 and top.score >= need:
                 return top.move, (FINISHES, top.score)
@@ -252,7 +208,8 @@ class _Bot:
 
     def _recycles(self, game: Game, board: Board, rack: list[Tile]) -> list[Move]:
         """The most promising recycles, by the leave value they bring."""
-        finder = variations_for(game)
+        engine = self.engine(game)
+        finder = engine.variations
         estimate = self._estimate(game)
         now = estimate(rack)
         ranked: list[tuple[int, int, Move]] = []
@@ -265,7 +222,7 @@ class _Bot:
         ranked.sort()
         return [
             move
-            for _, _, move in ranked[: RECYCLE_CANDIDATES[generator_for(game, self.core).core]]
+            for _, _, move in ranked[: RECYCLE_CANDIDATES[engine.core]]
             if finder.recycle_is_sound(board, move, game.lexicon)
         ]
 
@@ -298,7 +255,7 @@ class GreedyPlayer(_Bot):
         return plays[0] if plays else None
 
     def _plays(self, game: Game, board: Board, rack: list[Tile], top: int | None) -> Sequence[Play]:
-        return generator_for(game, self.core).generate(board, rack, bag_count=1, top=top)
+        return self.engine(game).generator.generate(board, rack, bag_count=1, top=top)
 
     def _valuer(self, game: Game) -> LeaveValuer:
         return leave_valuer(game.alphabet, None, 1)
@@ -319,6 +276,8 @@ class StaticPlayer(_Bot):
     after it is higher than without (see :class:`_Bot`).
 
     :param leaves: a leave table (default: :data:`tilebag.leaves.DEFAULT_LEAVES`).
+    :param engine: the engine to play with (default: the game's, with
+        ``leaves`` and ``core`` when given).
     """
 
     description: ClassVar[str] = "static: weighs each play's score and the tiles it keeps; the strongest bot"
@@ -330,9 +289,12 @@ class StaticPlayer(_Bot):
         leaves: LeaveValues | None = None,
         core: str | None = None,
         variations: bool = True,
+        engine: Engine | None = None,
     ) -> None:
         self.name = name
-        self.leaves = leaves
+        self._own_engine = engine
+        self._engines: dict[str | None, tuple[Engine, Engine]] = {}
+        self.leaves = leaves if leaves is not None or engine is None else engine.leaves
         self.core = core
         """The move generator core (default: the compiled one when built)."""
         self.variations = variations
@@ -342,6 +304,17 @@ class StaticPlayer(_Bot):
 
     def __repr__(self) -> str:
         return f"StaticPlayer({self.name!r})"
+
+    def engine(self, game: Game) -> Engine:
+        """The engine it plays ``game`` with: its own if it was given one,
+        else the game's with its leave values and core."""
+        if self._own_engine is not None:
+            return self._own_engine
+        base = game.engine
+        cached = self._engines.get(self.core)
+        if cached is None or cached[0] is not base:
+            cached = self._engines[self.core] = (base, engine_for(game, self.core, self.leave_values(game)))
+        return cached[1]
 
     def leave_values(self, game: Game) -> LeaveValues:
         if self.leaves is not None:
@@ -357,7 +330,7 @@ class StaticPlayer(_Bot):
         plays = self._plays(game, game.board, game.rack(), top)
         if not (self.variations and game.rules.anagram):
             return plays
-        anagram_plays = variations_for(game).anagram_plays(
+        anagram_plays = self.engine(game).variations.anagram_plays(
             game.board, game.rack(), lexicon=game.lexicon, valuer=self._valuer(game), top=top
         )
         if not anagram_plays:
@@ -366,22 +339,7 @@ class StaticPlayer(_Bot):
         return merged[:top] if top is not None else merged
 
     def _plays(self, game: Game, board: Board, rack: list[Tile], top: int | None) -> Sequence[Play]:
-        bag = len(game.bag)
-        exchanges = bag >= game.rules.exchange_min_bag
-        # the generator lists exchanges of every size; one needs as many tiles in the bag
-        short = exchanges and bag < len(rack)
-        plays = generator_for(game, self.core).generate(
-            board,
-            rack,
-            leaves=self.leave_values(game),
-            bag_count=bag,
-            exchanges=exchanges,
-            exchange_min_bag=game.rules.exchange_min_bag,
-            top=None if short else top,
-        )
-        if short:
-            plays = [play for play in plays if not (play.move.is_exchange and len(play.move.tiles) > bag)][:top]
-        return plays
+        return self.engine(game).plays(board, rack, bag_count=len(game.bag), top=top)
 
     def _valuer(self, game: Game) -> LeaveValuer:
         return leave_valuer(game.alphabet, self.leave_values(game), len(game.bag))
@@ -467,6 +425,10 @@ class BeginnerPlayer:
 
     description: ClassVar[str] = "beginner: real words, mostly short plays of modest score, seldom a bingo"
 
+    def engine(self, game: Game) -> Engine:
+        """The engine it plays ``game`` with."""
+        return engine_for(game, self.core)
+
     def __init__(self, name: str = "beginner", *, core: str | None = None, seed: int = 0) -> None:
         self.name = name
         self.core = core
@@ -508,10 +470,11 @@ class BeginnerPlayer:
         allow them), in the fixed order of :func:`tilebag.movegen.play_order`
         by score, whatever the move generator core."""
         board, rack = game.board, game.rack()
-        plays = list(generator_for(game, self.core).generate(board, rack, bag_count=1))
+        engine = engine_for(game, self.core)
+        plays = list(engine.generator.generate(board, rack, bag_count=1))
         if game.rules.anagram and not board.is_empty():
             valuer = leave_valuer(game.alphabet, None, 1)
-            plays.extend(variations_for(game).anagram_plays(board, rack, lexicon=game.lexicon, valuer=valuer))
+            plays.extend(engine.variations.anagram_plays(board, rack, lexicon=game.lexicon, valuer=valuer))
             plays.sort(key=play_order)
         return plays
 

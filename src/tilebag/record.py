@@ -101,6 +101,8 @@ class Event:
     """Comments attached to the event (GCG ``#note``)."""
     line: int = field(default=0, compare=False)
     """Line of the source file it was read from (0 if none)."""
+    words: tuple[tuple[Tile, ...], ...] = field(default=(), compare=False, repr=False)
+    """The words a placement formed, when the game that played it kept them."""
     text: str = field(default="", compare=False, repr=False)
     """The event as its file wrote it, for messages about it (``""`` for an
     event not read from a file: see :func:`event_text`)."""

@@ -18,7 +18,7 @@ from tilebag.errors import TilebagError
 from tilebag.game import Game
 from tilebag.lexicon import load_lexicon
 from tilebag.narration import YOU
-from tilebag.players import BOTS, generator_for, make_bot
+from tilebag.players import BOTS, make_bot
 from tilebag.rules import ChallengeMode, Rules, find_rules
 from tilebag.table import Table, bot_names
 
@@ -119,6 +119,6 @@ def check_bots_can_play(table: Table) -> None:
     if not table.bots:
         return
     try:
-        generator_for(table.game)
+        table.game.engine  # noqa: B018 - made now, once
     except TypeError as err:
         raise SetupError(str(err)) from None

@@ -27,6 +27,7 @@ from tilebag.move import Move, MoveKind
 from tilebag.players import Player, make_bot
 from tilebag.progress import Progress
 from tilebag.rules import Rules
+from tilebag.table import Table
 from tilebag.variants import check_anagram
 
 
@@ -104,17 +105,16 @@ def play_game(
     lexicon: Lexicon | None = None,
     on_move: Callable[[Game, Move], None] | None = None,
 ) -> Game:
-    """One complete game between bots (seat order as given). A bot's turn
-    may take several moves (recycles and blank swaps keep the turn).
+    """One complete game between bots (seat order as given), played at a
+    :class:`~tilebag.table.Table` as any game with bots is. A bot's turn may
+    take several moves (recycles and blank swaps keep the turn).
 
     :param on_move: called with the game and each move before it is pushed.
     """
     game = Game([bot.name for bot in bots], rules=rules, lexicon=lexicon, seed=seed)
-    while not game.is_over():
-        move = bots[game.turn].choose(game)
-        if on_move is not None:
-            on_move(game, move)
-        game.push(move)
+    table = Table(game, dict(enumerate(bots)), details=False)
+    table.before_move = on_move
+    table.run_bots()
     return game
 
 

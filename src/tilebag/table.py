@@ -219,6 +219,8 @@ class Table:
     :param now: where time is read, in seconds (:func:`time.monotonic`).
     :param practice: coaching whatever the rules (hints, word look-ups,
         undo against bots); the rules' open dictionary allows it too.
+    :param details: put the words each play formed in its :class:`Played`
+        event (self-play, which reads no events, goes faster without).
     """
 
     def __init__(
@@ -228,14 +230,21 @@ class Table:
         *,
         now: Now = time.monotonic,
         practice: bool = False,
+        details: bool = True,
     ) -> None:
         self.game = game
+        self.details = details
+        """Whether :class:`Played` events carry the words formed (a table of
+        bots only, for self-play, can do without them)."""
         self.bots: dict[int, Player] = dict(bots or {})
         for seat in self.bots:
             game._seat(seat)
         self.practice = practice
         self.timer = TurnTimer(now)
         self.now = now
+        self.before_move: Callable[[Game, Move], None] | None = None
+        """Called with the game and each checked move just before it is
+        played (self-play counts bingos with it)."""
         self.log: list[TableEvent] = []
         """Every event so far, oldest first (its index is its sequence number)."""
         self._listeners: list[Listener] = []
@@ -409,8 +418,10 @@ class Table:
         then a pass) when the turn timer had run out."""
         game = self.game
         me = game.turn
-        details = self._details(move)
+        details = self._details(move) if self.details else {"notation": ""}
         lost_before = [p.lost_turns for p in game.players]
+        if self.before_move is not None:
+            self.before_move(game, move)
         try:
             score = game.push(move, seconds=seconds)
         except IllegalMoveError as err:
@@ -557,7 +568,7 @@ class Table:
         game = self.game
         seat = self.seat_to_act()
         event = self.challengeable_by(seat)
-        if event is not None and self.phonies_of(event):
+        if event is not None and not self._words_by_graph(event) and self.phonies_of(event):
             return self.challenge(seat)
         if game.state is GameState.FINAL_CHALLENGE:
             return self.accept(seat)
@@ -589,6 +600,19 @@ class Table:
         while self.bot_to_act() is not None:
             events += self.bot_turn()
         return events
+
+    def _words_by_graph(self, event: Event) -> bool:
+        """True when the play was a bot's of this table that finds its plays
+        in the game's own word graph: it forms only words the game accepts,
+        and there is nothing to look up."""
+        bot = self.bots.get(event.player)
+        engine = getattr(bot, "engine", None)
+        if not callable(engine):
+            return False
+        try:
+            return engine(self.game).kwg is getattr(self.game.lexicon, "kwg", None)
+        except TypeError:
+            return False
 
     def phonies_of(self, event: Event) -> list[str]:
         """The words of a placement on the board that the lexicon does not accept."""
