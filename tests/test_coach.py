@@ -25,7 +25,6 @@ from tilebag.coach import (
     board_hooks,
     hooks,
     q_without_u,
-    rack_advice,
     short_words,
     through_bingos,
     words_containing,
@@ -35,6 +34,7 @@ from tilebag.kwg import Kwg
 from tilebag.leaves import HeuristicLeaves
 from tilebag.lexicon import GraphLexicon, KwgLexicon, load_lexicon
 from tilebag.move import Move
+from tilebag.rack_advice import Q_HINT_LENGTH, RackAdvice, rack_advice
 
 LEXICON = load_lexicon()
 ENGLISH = load_alphabet("english")
@@ -323,7 +323,7 @@ def test_groups() -> None:
 # -- rack advice -------------------------------------------------------------------
 
 
-def advice(leave: str, *, unseen: list[int] | None = None, lexicon: GraphLexicon | None = None) -> coach.RackAdvice:
+def advice(leave: str, *, unseen: list[int] | None = None, lexicon: GraphLexicon | None = None) -> RackAdvice:
     return rack_advice(ENGLISH.parse_rack(leave), ENGLISH, unseen=unseen, lexicon=lexicon)
 
 
@@ -359,7 +359,7 @@ def test_advice_thresholds() -> None:
 def test_q_without_u_advice_counts_unseen_and_names_short_words() -> None:
     unseen = ENGLISH.parse_rack("UAEIOBCD?")
     found = advice("QE", unseen=unseen, lexicon=LEXICON)
-    short = sorted((w for w in q_without_u(LEXICON) if len(w) <= coach.Q_HINT_LENGTH), key=lambda w: (len(w), w))
+    short = sorted((w for w in q_without_u(LEXICON) if len(w) <= Q_HINT_LENGTH), key=lambda w: (len(w), w))
     assert (
         f"Q without U: it fits few words; 1 U and 1 blank unseen; the short words without U: {', '.join(short)}."
         in found.notes

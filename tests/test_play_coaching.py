@@ -13,6 +13,7 @@ from tilebag.game import Game, Termination
 from tilebag.lexicon import default_lexicon
 from tilebag.narration import summary_lines
 from tilebag.players import Player, StaticPlayer, make_bot
+from tilebag.rack_advice import rack_advice
 from tilebag.rules import find_rules
 from tilebag.session import Console, Session
 
@@ -88,7 +89,7 @@ def test_practice_mode_bingos_and_rack_advice() -> None:
     game = new_game(["AEINRST", "CDEHLOU"])
     script = run(game, ["bingos", "advice"], practice=True)
     assert f"Bingos from AEINRST: {' '.join(coach.bingos(LEXICON, 'AEINRST'))}" in script.text
-    advice = coach.rack_advice(game.rack(0), game.alphabet, unseen=game.unseen(0), lexicon=LEXICON)
+    advice = rack_advice(game.rack(0), game.alphabet, unseen=game.unseen(0), lexicon=LEXICON)
     assert advice.notes[0] in script.text
 
 

@@ -26,6 +26,7 @@ from tilebag.equity import points
 from tilebag.errors import InvalidMoveError
 from tilebag.game import Game
 from tilebag.lexicon import GraphLexicon
+from tilebag.rack_advice import rack_advice
 
 WORDS_HELP = "words 2 (two-letter words), words 3 (three-letter words) or words q (Q without U)"
 
@@ -106,7 +107,7 @@ def bingo_lines(game: Game, player: int) -> list[str]:
 def advice_lines(game: Game, player: int) -> list[str]:
     """Rack-balance advice on a player's rack, given the unseen tiles."""
     lexicon = _lexicon(game)
-    advice = coach.rack_advice(game.rack(player), game.alphabet, unseen=game.unseen(player), lexicon=lexicon)
+    advice = rack_advice(game.rack(player), game.alphabet, unseen=game.unseen(player), lexicon=lexicon)
     return [f"Your rack {advice.leave or '(empty)'}:", *(f"  {note}" for note in advice.notes)]
 
 
@@ -127,6 +128,6 @@ def review_lines(game: Game, review: TurnAnalysis) -> list[str]:
         )
     lines = [head, *review.lines()[1:]]
     leave = game.alphabet.parse_rack(played.leave) if played.leave else []
-    advice = coach.rack_advice(leave, game.alphabet, lexicon=_lexicon(game))
+    advice = rack_advice(leave, game.alphabet, lexicon=_lexicon(game))
     lines.append(f"Kept {advice.leave or 'nothing'}: " + " ".join(advice.notes))
     return lines

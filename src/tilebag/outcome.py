@@ -1,0 +1,94 @@
+"""What a game is and how it ended: its state (:class:`GameState`), how it
+ended (:class:`Termination`), who won (:class:`Outcome`), what a challenge
+decided (:class:`ChallengeResult`), and the seats (:class:`Player`).
+:mod:`tilebag.game` offers every name here too.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from tilebag.alphabet import Tile
+
+
+class GameState(enum.Enum):
+    """Where a game stands (:attr:`Game.state`)."""
+
+    PLAYING = "playing"
+    """The player to move (:attr:`Game.turn`) is to play."""
+    FINAL_CHALLENGE = "final challenge"
+    """The last play ended the game, and the next player may still
+    challenge it (:meth:`Game.challenge`) or accept it (:meth:`Game.accept_end`).
+    The racks are counted already: :meth:`Game.is_over` is true."""
+    OVER = "over"
+    """The game is over and its last play stands."""
+
+
+class Termination(enum.Enum):
+    """How a game ended."""
+
+    WENT_OUT = "went out"
+    """The bag was empty and a player played the last tile of their rack."""
+    SCORELESS_TURNS = "scoreless turns"
+    """Every player had their scoreless turns in a row (2 x N by default)."""
+    FINISH_LINE = "finish line"
+    """Finish Line: a player reached their target score, and wins."""
+    RESIGNED = "resigned"
+    """A player resigned (:meth:`Game.resign`): no racks are counted, and the
+    highest scorer among the others wins."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Who won a finished game, and why."""
+
+    termination: Termination
+    winners: tuple[int, ...]
+    """The winner's index; several for a draw."""
+    scores: tuple[int, ...]
+    """Final scores."""
+    scores_before_adjustments: tuple[int, ...]
+    """Scores before the racks were counted (the tie-break)."""
+    tiebreak: bool = False
+    """True when the final scores were level and the tie-break decided."""
+    went_out: int | None = None
+    """The player who went out, if one did."""
+    resigned: int | None = None
+    """The player who resigned, if one did (never a winner)."""
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or ``None`` for a draw."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) > 1
+
+
+@dataclass(frozen=True)
+class ChallengeResult:
+    """What a challenge decided."""
+
+    valid: bool
+    """True when every word stood (the challenge failed)."""
+    words: tuple[str, ...]
+    """The words the play formed."""
+    phonies: tuple[str, ...]
+    """The words that were not acceptable."""
+    points: int = 0
+    """Points the ruling changed (negative: the challenger's penalty)."""
+    lost_turn: bool = False
+    """True when the challenger loses their next turn."""
+
+
+@dataclass
+class Player:
+    """A seat at the table: name, score and rack."""
+
+    name: str
+    score: int = 0
+    rack: list[Tile] = field(default_factory=list)
+    lost_turns: int = 0
+    """Turns this player must still miss (failed double challenges)."""
