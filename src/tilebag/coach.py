@@ -35,17 +35,7 @@ from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
 from tilebag.lexicon import GraphLexicon
 
 __all__ = [
-    "BALANCE_SLACK",
-    "HEAVY_TILE_SCORE",
-    "IDEAL_VOWEL_SHARE",
-    "MAX_HEAVY_TILES",
     "MAX_RACK_TILES",
-    "PRIZED_TILE_VALUE",
-    "Q_HINT_LENGTH",
-    "STRONG_LEAVE",
-    "UNSEEN_CONSONANT_RICH",
-    "UNSEEN_VOWEL_RICH",
-    "WEAK_LEAVE",
     "BoardHooks",
     "Hooks",
     "anagrams",
