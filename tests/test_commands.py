@@ -151,3 +151,46 @@ def test_info_names_the_core_in_use() -> None:
         timeout=60,
     )
     assert "move generator core: python" in forced.stdout
+
+
+def test_game_legal_moves_are_the_plays_tilebag_moves_lists() -> None:
+    """Game.legal_moves against the moves command, on positions of seeded
+    games the bench suite does not hold: the same placements, exchanges and
+    pass, and ``in`` agrees with the list."""
+    from tilebag import Game, Move
+    from tilebag.players import GreedyPlayer, StaticPlayer
+
+    positions: list[tuple[Game, str]] = []
+    for seed in (4242, 4243, 4244, 4245):
+        game = Game(["a", "b"], seed=seed)
+        bots = [StaticPlayer("a"), GreedyPlayer("b")]
+        stop = 3 + seed % 9
+        while not game.is_over() and len(game.events) < stop:
+            game.push(bots[game.turn].choose(game))
+        if game.is_over():
+            continue
+        me, other = game.turn, 1 - game.turn
+        position = cgp.position_from(
+            game.board, [game.rack(me), game.rack(other)], [game.scores[me], game.scores[other]],
+            zero_turns=game.scoreless, lex="kjxqz",
+        )
+        positions.append((game, cgp.dumps(position)))
+    assert len(positions) >= 3
+    result = tilebag("moves", "--cgp", "-", "--json", "--exchanges", stdin="\n".join(text for _, text in positions) + "\n")
+    assert result.returncode == 0, result.stderr
+    listed: dict[int, set[tuple[str, str]]] = {}
+    for play in map(json.loads, result.stdout.splitlines()):
+        listed.setdefault(play["position"], set()).add((play["pos"], play["word"]))
+    for index, (game, _) in enumerate(positions):
+        board, alphabet = game.board, game.alphabet
+        legal = game.legal_moves
+        mine = set()
+        for move in legal:
+            if move.is_place:
+                mine.add((board.layout.position_name(move.row, move.col, move.down), board.word_text(move)))
+            else:
+                mine.add(("-", alphabet.format_rack(move.tiles)))
+        assert mine == listed[index]
+        assert len(legal) == legal.count() == len(listed[index])
+        assert all(move in legal for move in list(legal)[:50])
+        assert Move.from_gcg("8A ZZZZZZZ") not in legal
