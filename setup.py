@@ -14,8 +14,8 @@ FLAGS = [] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]
 setup(
     ext_modules=[
         Extension(
-            "tilebag._native",
-            ["src/tilebag/_native.c"],
+            "tilebag.engine._native",
+            ["src/tilebag/engine/_native.c"],
             extra_compile_args=FLAGS,
             optional=True,
         )

@@ -10,8 +10,7 @@ import pytest
 
 from conftest import SHARED_DATA, shared_gcg_files
 from gamestate import fingerprint
-from tilebag import gcg
-from tilebag.analysis import (
+from tilebag.engine.analysis import (
     BLUNDER,
     INACCURACY,
     MISTAKE,
@@ -22,19 +21,20 @@ from tilebag.analysis import (
     analyze_game,
     analyze_turn,
 )
-from tilebag.cli import main
-from tilebag.equity import millipoints
+from tilebag.engine.equity import millipoints
+from tilebag.engine.leaves import DEFAULT_LEAVES, load_leaves
+from tilebag.engine.movegen import native_available
+from tilebag.engine.players import GreedyPlayer, StaticPlayer
+from tilebag.engine.selfplay import play_game
 from tilebag.errors import IllegalMoveError
+from tilebag.formats import gcg
+from tilebag.formats.replay import ReplayError
 from tilebag.game import Game
-from tilebag.leaves import DEFAULT_LEAVES, load_leaves
 from tilebag.lexicon import WordList
 from tilebag.move import Move, MoveKind
-from tilebag.movegen import native_available
-from tilebag.players import GreedyPlayer, StaticPlayer
 from tilebag.record import EventKind
-from tilebag.replay import ReplayError
 from tilebag.rules import ChallengeMode, find_rules
-from tilebag.selfplay import play_game
+from tilebag.ui.cli import main
 
 LEAVES = load_leaves(DEFAULT_LEAVES)
 

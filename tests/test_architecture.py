@@ -135,9 +135,9 @@ def test_no_module_is_over_the_size_limit() -> None:
     "imports",
     [
         "tilebag",
-        "tilebag.game, tilebag.table, tilebag.replay, tilebag.gcg, tilebag.cgp",
-        "tilebag.players, tilebag.analysis, tilebag.coach, tilebag.movegen",
-        "tilebag.cli, tilebag.session, tilebag.play",
+        "tilebag.game, tilebag.table, tilebag.formats.replay, tilebag.formats.gcg, tilebag.formats.cgp",
+        "tilebag.engine.players, tilebag.engine.analysis, tilebag.engine.coach, tilebag.engine.movegen",
+        "tilebag.ui.cli, tilebag.ui.session, tilebag.ui.play",
     ],
 )
 def test_the_core_the_engine_and_the_line_game_do_not_load_textual(imports: str) -> None:
@@ -147,8 +147,8 @@ def test_the_core_the_engine_and_the_line_game_do_not_load_textual(imports: str)
 
 
 def test_without_textual_the_game_is_played_in_lines(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from tilebag import play
-    from tilebag.cli import build_parser
+    from tilebag.ui import play
+    from tilebag.ui.cli import build_parser
 
     monkeypatch.setattr(play, "full_screen_available", lambda: False)
     args = build_parser().parse_args(["play", "alice", "bob", "--full-screen"])

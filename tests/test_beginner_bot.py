@@ -9,10 +9,8 @@ from pathlib import Path
 import pytest
 
 from gamestate import assert_tiles_accounted
-from tilebag import Game, Move, Rules, WordList, gcg, replay
-from tilebag.lexicon import Lexicon, default_lexicon
-from tilebag.move import MoveKind
-from tilebag.players import (
+from tilebag import Game, Move, Rules, WordList
+from tilebag.engine.players import (
     BEGINNER_MAX_WORD,
     BOTS,
     MAX_START_ACTIONS,
@@ -24,8 +22,11 @@ from tilebag.players import (
     make_bot,
     start_actions,
 )
+from tilebag.engine.selfplay import run_selfplay, tiles_placed
+from tilebag.formats import gcg, replay
+from tilebag.lexicon import Lexicon, default_lexicon
+from tilebag.move import MoveKind
 from tilebag.rules import PRESETS
-from tilebag.selfplay import run_selfplay, tiles_placed
 
 MAX_PUSHES = 1000
 

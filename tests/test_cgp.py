@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tilebag import Board, ChallengeMode, FormatError, Rules, load_alphabet, load_layout
 from tilebag.alphabet import BLANK, BLANK_BIT
-from tilebag.cgp import CgpError, Position, dumps, parse, position_from
+from tilebag.formats.cgp import CgpError, Position, dumps, parse, position_from
 from tilebag.rules import RulesError
 
 EN = load_alphabet("english")

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED_DATA, shared_data_path
-from tilebag import EventKind, Game, Move, WordList, gcg, replay
-from tilebag.replay import ReplayError, Severity
+from tilebag import EventKind, Game, Move, WordList
+from tilebag.formats import gcg, replay
+from tilebag.formats.replay import ReplayError, Severity
 from tilebag.rules import EndAdjustment, Rules
 
 # Final scores of every shared record, as replayed (each checks clean). The

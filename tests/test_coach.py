@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilebag import coach
 from tilebag.alphabet import load_alphabet
 from tilebag.board import Board
-from tilebag.coach import (
+from tilebag.engine import coach
+from tilebag.engine.coach import (
     BoardHooks,
     Hooks,
     anagrams,
@@ -29,12 +29,12 @@ from tilebag.coach import (
     through_bingos,
     words_containing,
 )
+from tilebag.engine.leaves import HeuristicLeaves
+from tilebag.engine.rack_advice import Q_HINT_LENGTH, RackAdvice, rack_advice
 from tilebag.errors import InvalidMoveError
 from tilebag.kwg import Kwg
-from tilebag.leaves import HeuristicLeaves
 from tilebag.lexicon import GraphLexicon, KwgLexicon, load_lexicon
 from tilebag.move import Move
-from tilebag.rack_advice import Q_HINT_LENGTH, RackAdvice, rack_advice
 
 LEXICON = load_lexicon()
 ENGLISH = load_alphabet("english")

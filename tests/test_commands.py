@@ -8,11 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tilebag import cgp, gcg, replay
-from tilebag.bench import bag_count, load_suite
 from tilebag.board import Board
+from tilebag.engine.bench import bag_count, load_suite
+from tilebag.engine.movegen import MoveGenerator, native_available
+from tilebag.formats import cgp, gcg, replay
 from tilebag.lexicon import default_lexicon
-from tilebag.movegen import MoveGenerator, native_available
 
 EMPTY = "/".join(["15"] * 15)
 
@@ -158,7 +158,7 @@ def test_game_legal_moves_are_the_plays_tilebag_moves_lists() -> None:
     games the bench suite does not hold: the same placements, exchanges and
     pass, and ``in`` agrees with the list."""
     from tilebag import Game, Move
-    from tilebag.players import GreedyPlayer, StaticPlayer
+    from tilebag.engine.players import GreedyPlayer, StaticPlayer
 
     positions: list[tuple[Game, str]] = []
     for seed in (4242, 4243, 4244, 4245):

@@ -19,15 +19,15 @@ from hypothesis import strategies as st
 
 from conftest import own_gcg_files, shared_gcg_files
 from test_movegen import random_position
-from tilebag import gcg, replay
 from tilebag.alphabet import rack_tile
-from tilebag.bench import bag_count, load_suite
 from tilebag.board import Board
-from tilebag.equity import millipoints
-from tilebag.leaves import HeuristicLeaves, KlvLeaves, LeaveValues, TableLeaves, dumps_klv2
+from tilebag.engine.bench import bag_count, load_suite
+from tilebag.engine.equity import millipoints
+from tilebag.engine.leaves import HeuristicLeaves, KlvLeaves, LeaveValues, TableLeaves, dumps_klv2
+from tilebag.engine.movegen import MoveGenerator, Plays, native_available
+from tilebag.formats import gcg, replay
 from tilebag.lexicon import KwgLexicon, default_lexicon
 from tilebag.move import MoveKind
-from tilebag.movegen import MoveGenerator, Plays, native_available
 from tilebag.record import EventKind
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="the compiled core was not built in this installation")

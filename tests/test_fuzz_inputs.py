@@ -2,7 +2,7 @@
 leave files, mutated by the seeded operators of ``mutate.py``.
 
 Whatever a mutant holds, the reader raises only :class:`~tilebag.FormatError`
-(:class:`~tilebag.cgp.CgpError` is one), what it accepts works (a position
+(:class:`~tilebag.formats.cgp.CgpError` is one), what it accepts works (a position
 writes back to itself and has its plays generated, a word list compiles, a
 leave table answers), and the commands exit 0 or 2 without a traceback. A
 failure names its seed.
@@ -20,13 +20,14 @@ from pathlib import Path
 import pytest
 
 from mutate import hang_guard, mutant
-from tilebag import FormatError, cgp
+from tilebag import FormatError
 from tilebag.alphabet import load_alphabet
-from tilebag.bench import bag_count
-from tilebag.cli import main
-from tilebag.leaves import DEFAULT_LEAVES, HeuristicLeaves, dumps_klv2, load_leaves
+from tilebag.engine.bench import bag_count
+from tilebag.engine.leaves import DEFAULT_LEAVES, HeuristicLeaves, dumps_klv2, load_leaves
+from tilebag.engine.movegen import MoveGenerator
+from tilebag.formats import cgp
 from tilebag.lexicon import checked_words, compile_words, default_lexicon
-from tilebag.movegen import MoveGenerator
+from tilebag.ui.cli import main
 
 ENGLISH = load_alphabet("english")
 EMPTY = "/".join(["15"] * 15)

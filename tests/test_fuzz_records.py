@@ -24,8 +24,9 @@ import pytest
 
 from conftest import shared_gcg_files
 from mutate import hang_guard, mutant
-from tilebag import FormatError, gcg, replay
-from tilebag.cli import main
+from tilebag import FormatError
+from tilebag.formats import gcg, replay
+from tilebag.ui.cli import main
 
 RECORDS = Path(__file__).parent / "data" / "records"
 CASES = 300

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED_DATA, shared_gcg_files
-from tilebag import EventKind, FormatError, Game, Move, gcg, load_alphabet
+from tilebag import EventKind, FormatError, Game, Move, load_alphabet
+from tilebag.formats import gcg
 from tilebag.record import GameRecord
 
 ENGLISH = load_alphabet("english")

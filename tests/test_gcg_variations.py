@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from gamestate import event_key
-from tilebag import AcceptAll, EventKind, FormatError, Game, Move, Termination, WordList, gcg, replay
+from tilebag import AcceptAll, EventKind, FormatError, Game, Move, Termination, WordList
+from tilebag.formats import gcg, replay
 from tilebag.lexicon import Lexicon
 from tilebag.move import MoveKind
 from tilebag.record import GameRecord

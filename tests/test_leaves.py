@@ -13,9 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilebag.alphabet import BLANK_BIT, alphabet_names, load_alphabet
-from tilebag.errors import FormatError
-from tilebag.kwg import ACCEPTS, IS_END, TILE_SHIFT
-from tilebag.leaves import (
+from tilebag.engine.leaves import (
     DEFAULT_LEAVES,
     HeuristicLeaves,
     KlvLeaves,
@@ -26,6 +24,8 @@ from tilebag.leaves import (
     leave_key,
     load_leaves,
 )
+from tilebag.errors import FormatError
+from tilebag.kwg import ACCEPTS, IS_END, TILE_SHIFT
 
 ENGLISH = load_alphabet("english")
 HEURISTIC = HeuristicLeaves(ENGLISH)

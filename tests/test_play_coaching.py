@@ -7,15 +7,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gamestate import assert_tiles_accounted, fingerprint
-from tilebag import coach
-from tilebag.analysis import analyze_turn
+from tilebag.engine import coach
+from tilebag.engine.analysis import analyze_turn
+from tilebag.engine.players import Player, StaticPlayer, make_bot
+from tilebag.engine.rack_advice import rack_advice
 from tilebag.game import Game, Termination
 from tilebag.lexicon import default_lexicon
-from tilebag.narration import summary_lines
-from tilebag.players import Player, StaticPlayer, make_bot
-from tilebag.rack_advice import rack_advice
 from tilebag.rules import find_rules
-from tilebag.session import Console, Session
+from tilebag.ui.narration import summary_lines
+from tilebag.ui.session import Console, Session
 
 LEXICON = default_lexicon()
 
@@ -183,9 +183,9 @@ def test_the_summary_counts_turns_points_and_bingos() -> None:
 def test_a_game_saved_in_line_mode_resumes_with_its_bot(tmp_path, monkeypatch, capsys) -> None:
     import io
 
-    from tilebag import gcg
-    from tilebag.cli import main
-    from tilebag.replay import resume
+    from tilebag.formats import gcg
+    from tilebag.formats.replay import resume
+    from tilebag.ui.cli import main
 
     path = tmp_path / "game.gcg"
     mirror = Game(["You", "Beginner bot"], lexicon=LEXICON, seed=12)

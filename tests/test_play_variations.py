@@ -1,5 +1,5 @@
 """``tilebag play`` with the variations of the rules, driven in-process: a
-:class:`~tilebag.session.Session` reads scripted lines and the time comes from
+:class:`~tilebag.ui.session.Session` reads scripted lines and the time comes from
 a clock the test moves on, so timers run out without waiting.
 
 Each game is set up with known racks (the first seat to move) and a small
@@ -16,14 +16,14 @@ import pytest
 from gamestate import assert_tiles_accounted, fingerprint
 from tilebag import Game, Move, Rules, Termination, WordList
 from tilebag.alphabet import BLANK
-from tilebag.cli import build_parser, rules_from_args
+from tilebag.engine.players import Player
 from tilebag.lexicon import Lexicon
-from tilebag.narration import help_text
-from tilebag.play import build_game
-from tilebag.players import Player
 from tilebag.record import EventKind
 from tilebag.rules import ChallengeMode, find_rules
-from tilebag.session import Console, Session
+from tilebag.ui.cli import build_parser, rules_from_args
+from tilebag.ui.narration import help_text
+from tilebag.ui.play import build_game
+from tilebag.ui.session import Console, Session
 
 WORDS = WordList(["EAT", "TEA", "ATE", "TEAS", "ZEA", "TA", "AT", "HA", "ZA", "ZAX", "AA", "QI", "XI"], name="tiny")
 PLAYERS = ("alice", "bob")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from gamestate import assert_tiles_accounted
-from tilebag import gcg, replay
+from tilebag.engine.leaves import HeuristicLeaves
+from tilebag.engine.players import GreedyPlayer, Player, StaticPlayer, make_bot
+from tilebag.engine.selfplay import play_game, run_selfplay, wilson_interval
+from tilebag.formats import gcg, replay
 from tilebag.game import Game
-from tilebag.leaves import HeuristicLeaves
 from tilebag.lexicon import AcceptAll, WordList
 from tilebag.move import MoveKind
-from tilebag.players import GreedyPlayer, Player, StaticPlayer, make_bot
-from tilebag.selfplay import play_game, run_selfplay, wilson_interval
 
 
 def test_greedy_plays_the_highest_score_and_static_the_best_equity() -> None:

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from gamestate import assert_tiles_accounted
-from tilebag import Game, gcg, replay
+from tilebag import Game
+from tilebag.engine.selfplay import run_selfplay
+from tilebag.formats import gcg, replay
 from tilebag.rules import PRESETS
-from tilebag.selfplay import run_selfplay
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from gamestate import assert_tiles_accounted, fingerprint
-from tilebag import AcceptAll, EventKind, Game, GameOverError, IllegalMoveError, Move, Rules, Termination, gcg, replay
+from tilebag import AcceptAll, EventKind, Game, GameOverError, IllegalMoveError, Move, Rules, Termination
+from tilebag.formats import gcg, replay
 from tilebag.rules import ChallengeMode
 
 

@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamestate import assert_tiles_accounted, event_key
-from tilebag import AcceptAll, ChallengeMode, EventKind, Game, Move, Rules, gcg, replay
+from tilebag import AcceptAll, ChallengeMode, EventKind, Game, Move, Rules
+from tilebag.engine.players import BeginnerPlayer, Player, StaticPlayer
+from tilebag.formats import gcg, replay
 from tilebag.lexicon import default_lexicon
-from tilebag.players import BeginnerPlayer, Player, StaticPlayer
 from tilebag.rules import PRESETS
 
 LEXICON = default_lexicon()

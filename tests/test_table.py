@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from gamestate import fingerprint
 from tilebag import Game, GameState, IllegalMoveError, Move, NothingToUndoError, Rules, WordList
+from tilebag.engine.players import StaticPlayer
 from tilebag.errors import Illegal
-from tilebag.players import StaticPlayer
 from tilebag.record import EventKind
 from tilebag.rules import ChallengeMode
 from tilebag.table import (

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from terminal import Terminal
-from tilebag import gcg
 from tilebag.alphabet import BLANK_BIT
-from tilebag.cli import build_parser, rules_from_args
+from tilebag.engine.players import StaticPlayer
+from tilebag.formats import gcg
+from tilebag.formats.replay import check, replay, resume
 from tilebag.game import Game
 from tilebag.lexicon import default_lexicon
 from tilebag.move import Move, MoveKind
-from tilebag.players import StaticPlayer
-from tilebag.replay import check, replay, resume
+from tilebag.ui.cli import build_parser, rules_from_args
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -11,9 +11,9 @@ import pytest
 
 from running import tilebag, write
 from tilebag import FormatError
-from tilebag.cgp import MAX_CGP_CHARS, CgpError, parse
+from tilebag.engine.leaves import MAX_LEAVE_TILES, KlvLeaves, dumps_klv2, load_leaves
+from tilebag.formats.cgp import MAX_CGP_CHARS, CgpError, parse
 from tilebag.kwg import IS_END
-from tilebag.leaves import MAX_LEAVE_TILES, KlvLeaves, dumps_klv2, load_leaves
 from tilebag.lexicon import load_lexicon, max_word_length, read_word_list
 
 EMPTY = "/".join(["15"] * 15)

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from running import tilebag, write
-from tilebag import FormatError, Game, Illegal, IllegalMoveError, NothingToUndoError, gcg, replay
+from tilebag import FormatError, Game, Illegal, IllegalMoveError, NothingToUndoError
 from tilebag.errors import QUOTE_LIMIT
+from tilebag.formats import gcg, replay
 from tilebag.lexicon import AcceptAll
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -49,7 +50,7 @@ AUDIT = textwrap.dedent(
     import sys
     opened = []
     sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" else None)
-    from tilebag.cli import main
+    from tilebag.ui.cli import main
     status = main(["gcg", "check", sys.argv[1]])
     print("OPENED", [p for p in opened if "secret" in p])
     sys.exit(status)

@@ -13,19 +13,19 @@ import pytest
 from gamestate import assert_tiles_accounted
 from tilebag import BLANK_BIT, Game, Move, Rules, WordList
 from tilebag.board import Board
-from tilebag.lexicon import Lexicon, default_lexicon
-from tilebag.move import PLAYED_THROUGH, MoveKind
-from tilebag.players import (
+from tilebag.engine.players import (
     MAX_START_ACTIONS,
     GreedyPlayer,
     Player,
     StaticPlayer,
     start_actions,
 )
+from tilebag.engine.selfplay import run_selfplay, tiles_placed
+from tilebag.engine.variation_plays import board_words
+from tilebag.lexicon import Lexicon, default_lexicon
+from tilebag.move import PLAYED_THROUGH, MoveKind
 from tilebag.rules import PRESETS, ChallengeMode, find_rules
-from tilebag.selfplay import run_selfplay, tiles_placed
 from tilebag.variants import check_anagram
-from tilebag.variation_plays import board_words
 
 VARIATION_KINDS = {MoveKind.ANAGRAM: "anagram", MoveKind.RECYCLE: "recycle", MoveKind.BLANK_SWAP: "blank_swap"}
 

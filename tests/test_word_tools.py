@@ -1,5 +1,5 @@
 """The word tools on the command line: ``tilebag word``, ``anagram``,
-``hooks`` and ``words``, run through :func:`tilebag.cli.main`.
+``hooks`` and ``words``, run through :func:`tilebag.ui.cli.main`.
 
 Exit status: 0 found, 1 nothing found (or a word not acceptable), 2 bad input.
 """
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tilebag import coach
-from tilebag.cli import main
+from tilebag.engine import coach
 from tilebag.lexicon import load_lexicon
+from tilebag.ui.cli import main
 
 LEXICON = load_lexicon()
 

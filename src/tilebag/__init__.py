@@ -13,6 +13,7 @@ from __future__ import annotations
 from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet, load_alphabet_file
 from tilebag.bag import Bag
 from tilebag.board import Board, Word
+from tilebag.engine.movegen import MoveGenerator, Play
 from tilebag.errors import (
     FormatError,
     GameOverError,
@@ -28,7 +29,6 @@ from tilebag.kwg import Kwg
 from tilebag.layout import BoardLayout, Square, load_layout, load_layout_file
 from tilebag.lexicon import AcceptAll, KwgLexicon, Lexicon, WordList, default_lexicon, load_lexicon
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
-from tilebag.movegen import MoveGenerator, Play
 from tilebag.position import Position
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, find_rules

@@ -2,6 +2,6 @@
 
 import sys
 
-from tilebag.cli import main
+from tilebag.ui.cli import main
 
 sys.exit(main())

@@ -728,7 +728,7 @@ class Game:
         """Shuffle the bag anew from ``seed`` (``None``: unpredictably), and
         the bag as it was at every point :meth:`pop` goes back to: for a game
         rebuilt from a record, whose bag order is not recorded (see
-        :func:`tilebag.replay.resume`). The tiles stay where they are.
+        :func:`tilebag.formats.replay.resume`). The tiles stay where they are.
 
         >>> game = Game(2, seed=1)
         >>> before = game.bag.tiles()
@@ -764,7 +764,7 @@ class Game:
         or a game clock, the time each player used. A game that is not over
         also records every player's rack (:attr:`GameRecord.final_racks`)
         and the player to move (:attr:`GameRecord.to_move`), so that
-        :func:`tilebag.replay.resume` can go on with it; a finished game's
+        :func:`tilebag.formats.replay.resume` can go on with it; a finished game's
         racks are in its end-of-game events."""
         return game_setup.record(self, lexicon=lexicon)
 

@@ -1,8 +1,8 @@
 """Game records: what happened in a game, as a list of typed events.
 
 A :class:`GameRecord` is plain data, apart from any live game. GCG files read
-into one and are written from one (:mod:`tilebag.gcg`); a :class:`tilebag.Game`
-produces one with :meth:`tilebag.Game.record`, and :func:`tilebag.replay.replay`
+into one and are written from one (:mod:`tilebag.formats.gcg`); a :class:`tilebag.Game`
+produces one with :meth:`tilebag.Game.record`, and :func:`tilebag.formats.replay.replay`
 turns one back into a game.
 """
 

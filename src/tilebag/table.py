@@ -11,7 +11,7 @@ typed actions from a seat and is told what happened through typed events
 or read back from :attr:`Table.log`.
 
 >>> from tilebag.game import Game
->>> from tilebag.players import StaticPlayer
+>>> from tilebag.engine.players import StaticPlayer
 >>> game = Game(["alice", "Static bot"], seed=7, first=0)
 >>> table = Table(game, {1: StaticPlayer("Static bot")})
 >>> game.set_rack(0, "HNORXYZ")
@@ -38,11 +38,11 @@ from pathlib import Path
 
 from tilebag.alphabet import Tile, load_alphabet
 from tilebag.clock import Now, TurnTimer
+from tilebag.engine.players import BOTS, Player, make_bot
 from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from tilebag.game import ChallengeResult, Game, GameState, Outcome
 from tilebag.lexicon import Lexicon, load_lexicon
 from tilebag.move import Move, MoveKind
-from tilebag.players import BOTS, Player, make_bot
 from tilebag.record import Event, EventKind
 from tilebag.variants import check_anagram, recycled_words
 
@@ -626,7 +626,7 @@ class Table:
 
         :raises OSError: when it cannot be written.
         """
-        from tilebag.gcg import dump
+        from tilebag.formats.gcg import dump
 
         dump(self.game.record(), path)
 
@@ -648,8 +648,8 @@ class Table:
         :raises TilebagError: for a record that cannot be read or replayed
             (naming the file and line), or whose game is over.
         """
-        from tilebag.gcg import load
-        from tilebag.replay import resume
+        from tilebag.formats.gcg import load
+        from tilebag.formats.replay import resume
 
         record = load(path)
         if isinstance(lexicon, str):

@@ -1,10 +1,10 @@
 """Best-move analysis: each play of a game next to the best plays of its
 position, by static equity.
 
-Static equity is what the equity bot (:class:`tilebag.players.StaticPlayer`)
+Static equity is what the equity bot (:class:`tilebag.engine.players.StaticPlayer`)
 plays by: a play's score plus the value of the tiles it keeps
-(:mod:`tilebag.leaves`) while the bag has tiles, and minus twice their face
-value once the bag is empty (see :meth:`tilebag.movegen.MoveGenerator.generate`).
+(:mod:`tilebag.engine.leaves`) while the bag has tiles, and minus twice their face
+value once the bag is empty (see :meth:`tilebag.engine.movegen.MoveGenerator.generate`).
 The candidates are the bot's: every placement, and the exchanges and the pass
 when the bag holds enough tiles to exchange (in games with anagram plays,
 those too). With the bot's leave values, a turn the bot played loses nothing.
@@ -29,7 +29,7 @@ of a rack (the tiles played) or none leave their turns out, saying why.
 Recycles and blank swaps (variations) start a turn and are not analysed; the
 play that follows them is, from the position they left.
 
->>> from tilebag import gcg
+>>> from tilebag.formats import gcg
 >>> record = gcg.loads(">alice: AEINRST 8G STAIN +10 10\\n>bob: ADEHNOR 9G HORN +28 28\\n")
 >>> analysis = analyze_game(record)
 >>> turn = analysis.turns[0]
@@ -53,21 +53,21 @@ from dataclasses import dataclass, field
 from tilebag.alphabet import Alphabet, Tile, rack_tile
 from tilebag.board import Board, Word
 from tilebag.engine import Engine
-from tilebag.equity import MILLIPOINTS, points
+from tilebag.engine.equity import MILLIPOINTS, points
+from tilebag.engine.leaves import LeaveValues
+from tilebag.engine.movegen import Play, leave_valuer, play_order
+from tilebag.engine.variation_plays import VariationGenerator
 from tilebag.errors import TilebagError
+from tilebag.formats.replay import ReplayError, replay
 from tilebag.game import Game
-from tilebag.leaves import LeaveValues
 from tilebag.lexicon import GraphLexicon, Lexicon, default_lexicon
 from tilebag.move import Move, MoveKind
-from tilebag.movegen import Play, leave_valuer, play_order
 from tilebag.record import Event, EventKind, GameRecord, withdrawn_plays
-from tilebag.replay import ReplayError, replay
 from tilebag.rules import Rules
 from tilebag.variants import check_anagram
-from tilebag.variation_plays import VariationGenerator
 
 INACCURACY = 5_000
-"""Equity lost (in millipoints, :mod:`tilebag.equity`) from which a play is an inaccuracy. Below it the difference is
+"""Equity lost (in millipoints, :mod:`tilebag.engine.equity`) from which a play is an inaccuracy. Below it the difference is
 within what static equity can tell apart: leave values are estimates good to
 a few points, and the position after the play is not looked at."""
 
@@ -490,7 +490,7 @@ def analyze_turn(
     the position. The game is not changed: call it before pushing the move
     (a rejected move raises, as :meth:`tilebag.Game.check` does).
 
-    :param leaves: leave values (default: :data:`tilebag.leaves.DEFAULT_LEAVES`,
+    :param leaves: leave values (default: :data:`tilebag.engine.leaves.DEFAULT_LEAVES`,
         as the equity bot's).
     :param lexicon: the word graph to find plays in and judge words by
         (default: the game's).
@@ -539,7 +539,7 @@ def analyze_game(
 
     :param lexicon: the lexicon to find plays in and judge words by (default:
         :func:`tilebag.lexicon.default_lexicon`, whatever the record names).
-    :param leaves: leave values (default: :data:`tilebag.leaves.DEFAULT_LEAVES`).
+    :param leaves: leave values (default: :data:`tilebag.engine.leaves.DEFAULT_LEAVES`).
     :param top: how many best plays to list per turn.
     :param progress: called after each turn analysed with (done, total).
     :param source: the record's file name, for messages.

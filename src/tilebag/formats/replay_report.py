@@ -1,6 +1,6 @@
 """What a replay of a game record found: each :class:`Finding` tied to a
 line of the record, gathered in a :class:`CheckReport` (see
-:func:`tilebag.replay.check`), or raised as a :class:`ReplayError`.
+:func:`tilebag.formats.replay.check`), or raised as a :class:`ReplayError`.
 
 >>> finding = Finding(Severity.WARNING, 4, ">b: AFM H6 FA.M +9 9", "not in tiny: FARM")
 >>> finding.format("x.gcg")

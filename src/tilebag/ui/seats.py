@@ -6,7 +6,7 @@ rules, checked before a game is made (:func:`new_table`).
 >>> player_names(["ann", "Ann"], find_rules("standard"))
 Traceback (most recent call last):
 ...
-tilebag.seats.SetupError: player names must differ: ann, Ann
+tilebag.ui.seats.SetupError: player names must differ: ann, Ann
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tilebag.alphabet import load_alphabet
+from tilebag.engine.players import BOTS, make_bot
 from tilebag.errors import TilebagError
 from tilebag.game import Game
 from tilebag.lexicon import load_lexicon
-from tilebag.narration import YOU
-from tilebag.players import BOTS, make_bot
 from tilebag.rules import ChallengeMode, Rules, find_rules
 from tilebag.table import Table, bot_names
+from tilebag.ui.narration import YOU
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
 """Who plays when no names and no bots are given."""
@@ -61,7 +61,7 @@ def new_table(
 
 def choose_rules(name: str | Rules | None, challenge: str | None) -> Rules:
     """The rules preset, with the challenge mode changed if asked; rules
-    already made (as :func:`tilebag.cli.rules_from_args` makes them from
+    already made (as :func:`tilebag.ui.cli.rules_from_args` makes them from
     ``--rules`` and its options, the challenge mode included) are used as
     they are."""
     if isinstance(name, Rules):

@@ -43,7 +43,7 @@ True
 >>> parse("15/15/15/15/15/15/15/3WINDY8/15/15/15/15/15/15/15 ADEEGIL/ 0/32 0")
 Traceback (most recent call last):
 ...
-tilebag.cgp.CgpError: board row 8: 16 squares, expected 15
+tilebag.formats.cgp.CgpError: board row 8: 16 squares, expected 15
 """
 
 from __future__ import annotations
@@ -379,7 +379,7 @@ def parse(text: str, *, alphabet: Alphabet | None = None, layout: BoardLayout | 
     >>> parse("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB1/ 0/0 0")
     Traceback (most recent call last):
     ...
-    tilebag.cgp.CgpError: racks: 'AB1' is not a rack of english tiles: '1' is not a tile
+    tilebag.formats.cgp.CgpError: racks: 'AB1' is not a rack of english tiles: '1' is not a tile
 
     :raises CgpError: naming the field, row or opcode that is wrong, or the
         tile the board and racks hold more of than the bag does.

@@ -15,7 +15,7 @@ tournament software records them (twice the opponent's rack, the opponent's
 score unchanged).
 
 A variation game's record states its rules in pragmas (see
-:func:`tilebag.gcg.rules_pragmas`), and the replay plays by them: anagram
+:func:`tilebag.formats.gcg.rules_pragmas`), and the replay plays by them: anagram
 plays are scored, recycles and blank swaps are checked against the board and
 the rack (the record is the authority on the words a recycle made; with a
 ``lexicon`` they are checked like a play's), time-outs are passes, and the
@@ -28,7 +28,7 @@ may end with a resignation (``#resign nick``): the game ends there.
 with the racks the record ends with (``#rack1`` ...) on the players' racks
 and the unseen tiles shuffled in the bag.
 
->>> from tilebag import gcg
+>>> from tilebag.formats import gcg
 >>> record = gcg.loads(">alice: HNOR 8F HORN +14 14\\n>bob: AFM H6 FA.M +9 9\\n")
 >>> game = replay(record)
 >>> game.scores
@@ -47,11 +47,11 @@ from contextlib import contextmanager
 from tilebag.alphabet import BLANK_BIT, Tile, load_alphabet, rack_tile
 from tilebag.clock import RecordedTimes
 from tilebag.errors import IllegalMoveError, TilebagError
+from tilebag.formats.replay_report import CheckReport, Finding, ReplayError, Severity
 from tilebag.game import Game, Termination
 from tilebag.lexicon import DEFAULT_LEXICON, Lexicon, default_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.record import Event, EventKind, GameRecord, event_text
-from tilebag.replay_report import CheckReport, Finding, ReplayError, Severity
 from tilebag.rules import ChallengeMode, EndAdjustment, Rules, RulesError
 from tilebag.variants import check_anagram, check_recycle
 
@@ -65,7 +65,7 @@ class _Stop(Exception):
 def rules_for(record: GameRecord, base: Rules | None = None) -> Rules:
     """The rules a record was played under, as far as it says: its tile set,
     its rules pragmas (challenge mode, scoreless-turn limit, board, and every
-    variation: see :func:`tilebag.gcg.pragma_rules`), and the way it counts
+    variation: see :func:`tilebag.formats.gcg.pragma_rules`), and the way it counts
     the racks at the end.
 
     :raises RulesError: when a rules pragma's value is not one its option
@@ -705,7 +705,8 @@ def resume(
     it ends right after a play, that play may still be challenged. The game
     takes moves, and its record can be saved and resumed again.
 
-    >>> from tilebag import Game, gcg
+    >>> from tilebag import Game
+    >>> from tilebag.formats import gcg
     >>> game = Game(["alice", "bob"], seed=7, first=0)
     >>> game.set_rack(0, "HNORSTU")
     >>> game.push_gcg("8F HORN")

@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tilebag import gcg
+from tilebag.engine.players import Player, make_bot
+from tilebag.formats import gcg
 from tilebag.game import Game
 from tilebag.lexicon import Lexicon
 from tilebag.move import Move, MoveKind
-from tilebag.players import Player, make_bot
 from tilebag.progress import Progress
 from tilebag.rules import Rules
 from tilebag.table import Table
@@ -140,7 +140,7 @@ def run_selfplay(
     on_game: Callable[[int, Game], None] | None = None,
 ) -> Summary:
     """Play ``games`` games between bots of the given kinds (``beginner``,
-    ``greedy``, ``static``: :data:`tilebag.players.BOTS`), writing each
+    ``greedy``, ``static``: :data:`tilebag.engine.players.BOTS`), writing each
     record to ``out`` when given."""
     names = _seat_names(kinds)
     bots = [make_bot(kind, name) for kind, name in zip(kinds, names, strict=True)]

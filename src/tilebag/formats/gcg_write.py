@@ -1,5 +1,5 @@
 """Writing GCG records (:func:`dumps`, :func:`dump`): the writer half of
-:mod:`tilebag.gcg`, which reads them back to the same record.
+:mod:`tilebag.formats.gcg`, which reads them back to the same record.
 
 >>> from tilebag.record import Event, EventKind, GameRecord, PlayerInfo
 >>> from tilebag.move import Move
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO
 
 from tilebag.alphabet import Alphabet, load_alphabet
-from tilebag.gcg_pragmas import (
+from tilebag.formats.gcg_pragmas import (
     ACTION_PRAGMA,
     ALPHABET_PRAGMAS,
     ANAGRAM_PRAGMA,
@@ -154,7 +154,7 @@ def format_event(record: GameRecord, event: Event) -> str:
     for a recycle or a blank swap its ``#action`` line, for a resignation its
     ``#resign`` line (see :func:`event_lines`).
 
-    >>> from tilebag.gcg import loads
+    >>> from tilebag.formats.gcg import loads
     >>> record = loads(">alice: HNOR 8F HORN +14 14\\n")
     >>> format_event(record, record.events[0])
     '>alice: HNOR 8F HORN +14 14'

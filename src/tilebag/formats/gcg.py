@@ -42,7 +42,7 @@ own, with no score). A record of a game that is not over ends with each
 player's rack, ``#rack1 AEINRST`` ... (the convention other programs use for
 the racks at the end of a record), then names the player to move
 (``#to-move bob``: the events say it too, unless there are none yet), so the
-game can be resumed (:func:`tilebag.replay.resume`); a finished game's
+game can be resumed (:func:`tilebag.formats.replay.resume`); a finished game's
 record has neither.
 
 >>> record = loads(">alice: HNOR 8F HORN +14 14\\n#resign bob\\n")
@@ -69,7 +69,7 @@ from typing import IO
 from tilebag.alphabet import Alphabet, Tile, alphabet_names, load_alphabet
 from tilebag.clock import parse_seconds
 from tilebag.errors import FormatError, InvalidMoveError, quote
-from tilebag.gcg_pragmas import (
+from tilebag.formats.gcg_pragmas import (
     ACTION_PRAGMA,
     ALPHABET_PRAGMAS,
     ANAGRAM_PRAGMA,
@@ -86,7 +86,7 @@ from tilebag.gcg_pragmas import (
     rules_pragmas,
     seconds_text,
 )
-from tilebag.gcg_write import dump, dumps, event_lines, format_event, write_game
+from tilebag.formats.gcg_write import dump, dumps, event_lines, format_event, write_game
 from tilebag.layout import layout_names, load_layout
 from tilebag.move import PLAYED_THROUGH, Move, MoveKind
 from tilebag.record import Event, EventKind, GameRecord, PlayerInfo

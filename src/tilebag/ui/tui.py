@@ -2,10 +2,10 @@
 drawn with Textual, moves typed or placed on the board with the keyboard.
 
 The game itself is the same :class:`~tilebag.table.Table`, driven by the
-same :class:`~tilebag.session.Session`, as in line mode, run on a thread of its own: its console (:class:`ScreenConsole`)
+same :class:`~tilebag.ui.session.Session`, as in line mode, run on a thread of its own: its console (:class:`ScreenConsole`)
 hands it the lines typed in the command line at the bottom of the screen,
 writes what it says into the message pane, and passes the snapshots of the
-table it shows (:class:`~tilebag.view.TableView`) to the widgets, which
+table it shows (:class:`~tilebag.ui.view.TableView`) to the widgets, which
 draw them. So every rule, command, bot and timer works the same way in both
 modes, and the bots think without freezing the screen.
 
@@ -44,10 +44,10 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, RichLog, Static
 
 from tilebag.rules import PRESETS, Rules
-from tilebag.session import Console, Session
 from tilebag.table import Table
-from tilebag.tui_setup import SetupScreen, TableSetup
-from tilebag.view import SquareView, TableView
+from tilebag.ui.session import Console, Session
+from tilebag.ui.tui_setup import SetupScreen, TableSetup
+from tilebag.ui.view import SquareView, TableView
 
 TableMaker = tuple[Rules, Callable[[Sequence[str], Sequence[str], Rules, bool], Table]]
 """The rules to offer first on the setup screen, and how to make a table

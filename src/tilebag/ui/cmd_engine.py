@@ -1,6 +1,6 @@
 """The engine's subcommands of ``tilebag``: ``moves``, ``selfplay`` and
 ``bench``. Each takes the parsed arguments and returns the exit status
-(0 done, 2 bad input); :mod:`tilebag.cli` declares the options.
+(0 done, 2 bad input); :mod:`tilebag.ui.cli` declares the options.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from tilebag import cgp
-from tilebag.bench import bag_count, run_movegen
 from tilebag.board import Board
-from tilebag.equity import points
+from tilebag.engine.bench import bag_count, run_movegen
+from tilebag.engine.equity import points
+from tilebag.engine.leaves import DEFAULT_LEAVES, load_leaves
+from tilebag.engine.movegen import MoveGenerator, Play
 from tilebag.errors import FormatError, quote
-from tilebag.leaves import DEFAULT_LEAVES, load_leaves
+from tilebag.formats import cgp
 from tilebag.lexicon import GraphLexicon, load_lexicon
 from tilebag.move import MoveKind
-from tilebag.movegen import MoveGenerator, Play
 from tilebag.progress import Progress
 
 
@@ -149,11 +149,11 @@ def _write_plays(out: TextIO, index: int, board: Board, plays: Sequence[Play], *
 
 
 def selfplay(args: argparse.Namespace) -> int:
-    from tilebag.cli_options import rules_from_args
-    from tilebag.players import BOTS
-    from tilebag.selfplay import run_selfplay
+    from tilebag.engine.players import BOTS
+    from tilebag.engine.selfplay import run_selfplay
+    from tilebag.ui.cli_options import rules_from_args
 
-    rules = rules_from_args(args)  # a RulesError exits 2 (in tilebag.cli.main) before any game
+    rules = rules_from_args(args)  # a RulesError exits 2 (in tilebag.ui.cli.main) before any game
     kinds = [kind.strip() for kind in args.players.split(",") if kind.strip()]
     unknown = [kind for kind in kinds if kind.lower() not in BOTS]
     if unknown or not 1 <= len(kinds) <= 4:
@@ -190,8 +190,8 @@ def selfplay(args: argparse.Namespace) -> int:
 
 
 def bench_selfplay(args: argparse.Namespace) -> int:
-    from tilebag.bench import run_selfplay as run
-    from tilebag.movegen import default_core
+    from tilebag.engine.bench import run_selfplay as run
+    from tilebag.engine.movegen import default_core
 
     if args.games < 1:
         print("tilebag: bench selfplay: --games must be at least 1", file=sys.stderr)
@@ -204,7 +204,7 @@ def bench_selfplay(args: argparse.Namespace) -> int:
 
 
 def bench_movegen(args: argparse.Namespace) -> int:
-    from tilebag.movegen import native_available
+    from tilebag.engine.movegen import native_available
 
     cores = ["python", "native"] if native_available() else ["python"]
     if args.core:

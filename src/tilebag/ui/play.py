@@ -1,5 +1,5 @@
 """``tilebag play``: a hot-seat game for 1 to 4 seats, one line at a time,
-people and bots (:mod:`tilebag.players`) at one table.
+people and bots (:mod:`tilebag.engine.players`) at one table.
 
 The people share one keyboard. Each turn of a person shows the board, the
 scores, the tiles left in the bag and the rack of the player to move (only
@@ -36,8 +36,8 @@ a move made after the turn timer ran out is not played, the turn is a pass;
 minutes over a game clock cost points at the end.
 
 The game is run by a :class:`~tilebag.table.Table`; the lines typed are
-applied to it by a :class:`~tilebag.session.Session`, in plain lines or
-full screen (:mod:`tilebag.tui`).
+applied to it by a :class:`~tilebag.ui.session.Session`, in plain lines or
+full screen (:mod:`tilebag.ui.tui`).
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ from collections.abc import Sequence
 from tilebag.errors import TilebagError
 from tilebag.lexicon import default_lexicon
 from tilebag.rules import Rules
-from tilebag.seats import SetupError, check_bots_can_play, choose_rules, new_table
-from tilebag.session import Console, Session
 from tilebag.table import Table
+from tilebag.ui.seats import SetupError, check_bots_can_play, choose_rules, new_table
+from tilebag.ui.session import Console, Session
 
 
 def resume_game(path: str, args: argparse.Namespace) -> Table:
@@ -83,7 +83,7 @@ def full_screen_available() -> bool:
 def main(args: argparse.Namespace) -> int:
     """Run ``tilebag play`` with parsed command-line options; the exit status.
 
-    The game is full screen (:mod:`tilebag.tui`) when standard input and
+    The game is full screen (:mod:`tilebag.ui.tui`) when standard input and
     output are a terminal, unless ``--line`` asks for plain lines; without
     Textual installed it is played in lines (``--full-screen`` then exits 2).
     """
@@ -97,7 +97,7 @@ def main(args: argparse.Namespace) -> int:
         full_screen = False
     resume_path: str | None = getattr(args, "resume", None)
     if full_screen and not resume_path and not args.players and not getattr(args, "bot", None):
-        from tilebag.tui import run_full_screen
+        from tilebag.ui.tui import run_full_screen
 
         rules = choose_rules(args.rules, args.challenge)
         if not args.lexicon:
@@ -114,7 +114,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     save = args.save or resume_path  # a resumed game is saved back to its record
     if full_screen:
-        from tilebag.tui import run_full_screen
+        from tilebag.ui.tui import run_full_screen
 
         return run_full_screen(table, save_path=save, resumed_from=resume_path)
     return Session(table, Console(), save_path=save, resumed_from=resume_path).run()

@@ -11,12 +11,12 @@ bots come with tilebag, weakest first (:data:`BOTS`; each kind has a one-line
 * :class:`GreedyPlayer` plays the highest-scoring placement (exchanging
   everything, or passing, when it has none);
 * :class:`StaticPlayer` plays the best *equity*: score plus the value of the
-  tiles it keeps (:mod:`tilebag.leaves`), exchanges included. It is the
+  tiles it keeps (:mod:`tilebag.engine.leaves`), exchanges included. It is the
   strongest (:data:`STRONGEST_BOT`).
 
 The greedy and static bots play every variation of the rules
 (:mod:`tilebag.rules`): they weigh anagram plays with the other plays
-(:mod:`tilebag.variation_plays`), play to reach a Finish Line target as
+(:mod:`tilebag.engine.variation_plays`), play to reach a Finish Line target as
 soon as they can, and start a turn with a blank swap or a recycle when the
 best play after it is worth more. Those actions keep the turn, so
 :meth:`Player.choose` returns them one at a time and is asked again for the
@@ -42,12 +42,12 @@ from typing import ClassVar, Protocol, runtime_checkable
 from tilebag.alphabet import BLANK, BLANK_BIT, Tile, rack_tile
 from tilebag.board import Board
 from tilebag.engine import Engine
+from tilebag.engine.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
+from tilebag.engine.movegen import Play, play_order
+from tilebag.engine.variation_plays import LeaveValuer, after_action, blank_swaps, leave_valuer
 from tilebag.game import Game
-from tilebag.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
 from tilebag.move import PLAYED_THROUGH, Move
-from tilebag.movegen import Play, play_order
 from tilebag.record import EventKind
-from tilebag.variation_plays import LeaveValuer, after_action, blank_swaps, leave_valuer
 
 
 @runtime_checkable
@@ -275,7 +275,7 @@ class StaticPlayer(_Bot):
     and starts a turn with a blank swap or a recycle when the best equity
     after it is higher than without (see :class:`_Bot`).
 
-    :param leaves: a leave table (default: :data:`tilebag.leaves.DEFAULT_LEAVES`).
+    :param leaves: a leave table (default: :data:`tilebag.engine.leaves.DEFAULT_LEAVES`).
     :param engine: the engine to play with (default: the game's, with
         ``leaves`` and ``core`` when given).
     """
@@ -467,7 +467,7 @@ class BeginnerPlayer:
 
     def plays(self, game: Game) -> list[Play]:
         """Every play it sees (placements, and anagram plays when the rules
-        allow them), in the fixed order of :func:`tilebag.movegen.play_order`
+        allow them), in the fixed order of :func:`tilebag.engine.movegen.play_order`
         by score, whatever the move generator core."""
         board, rack = game.board, game.rack()
         engine = engine_for(game, self.core)

@@ -7,11 +7,11 @@ import argparse
 import sys
 
 from tilebag import __version__
-from tilebag.cli_options import RULES_METAVARS, rules_from_args
+from tilebag.ui.cli_options import RULES_METAVARS, rules_from_args
 
 
 def play(args: argparse.Namespace) -> int:
-    from tilebag.play import main as play_main
+    from tilebag.ui.play import main as play_main
 
     args.rules = rules_from_args(args)  # before anything starts: a bad option exits 2 here
     return play_main(args)
@@ -66,8 +66,8 @@ def rules(args: argparse.Namespace) -> int:
 
 
 def info(args: argparse.Namespace) -> int:
+    from tilebag.engine.movegen import default_core, native_available
     from tilebag.lexicon import DEFAULT_LEXICON, cache_dir
-    from tilebag.movegen import default_core, native_available
 
     print(f"tilebag {__version__} (Python {sys.version.split()[0]})")
     core = default_core()

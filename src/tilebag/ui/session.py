@@ -6,7 +6,7 @@ scores, the tiles left in the bag and the rack of the player to move (only
 theirs), then reads one line: a move in GCG notation or a command (``help``
 lists them). Bots move on their turn through the table, and what they do is
 said as a person's move would be. The line game gives it a :class:`Console`
-over standard input and output; the full-screen game (:mod:`tilebag.tui`)
+over standard input and output; the full-screen game (:mod:`tilebag.ui.tui`)
 gives it one that draws the table, so both play exactly alike.
 """
 
@@ -19,14 +19,18 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tilebag import play_coaching
 from tilebag.alphabet import BLANK, Tile
-from tilebag.analysis import TurnAnalysis, analyze_turn
 from tilebag.clock import Now, format_clock, format_seconds
+from tilebag.engine.analysis import TurnAnalysis, analyze_turn
+from tilebag.engine.players import Player, StaticPlayer
 from tilebag.errors import IllegalMoveError, InvalidMoveError, NothingToUndoError, TilebagError
 from tilebag.game import Game, GameState, Termination
 from tilebag.move import Move, MoveKind
-from tilebag.narration import (
+from tilebag.record import Event
+from tilebag.rules import ChallengeMode
+from tilebag.table import Table, TableEvent
+from tilebag.ui import play_coaching
+from tilebag.ui.narration import (
     Narrator,
     blank_hint,
     capitalized,
@@ -38,11 +42,7 @@ from tilebag.narration import (
     rules_text,
     summary_lines,
 )
-from tilebag.players import Player, StaticPlayer
-from tilebag.record import Event
-from tilebag.rules import ChallengeMode
-from tilebag.table import Table, TableEvent
-from tilebag.view import TableView, last_play_squares, table_view
+from tilebag.ui.view import TableView, last_play_squares, table_view
 
 ACCEPT_WORDS = frozenset({"", "accept", "a", "ok", "done", "end"})
 """Answers that accept a game-ending play instead of challenging it."""
@@ -70,7 +70,7 @@ class Console:
     not a terminal, each line read is echoed after its prompt so a transcript
     reads like a session.
 
-    A full-screen front end (:mod:`tilebag.tui`) is a console too: it draws
+    A full-screen front end (:mod:`tilebag.ui.tui`) is a console too: it draws
     the table from the snapshots :meth:`show` is given, so the session does
     not print the board, the scores and the rack as text.
     """

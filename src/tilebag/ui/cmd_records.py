@@ -11,8 +11,8 @@ from tilebag.errors import FormatError
 
 
 def gcg_check(args: argparse.Namespace) -> int:
-    from tilebag import gcg, replay
     from tilebag.alphabet import alphabet_names, load_alphabet
+    from tilebag.formats import gcg, replay
     from tilebag.lexicon import load_lexicon
 
     lexicon = None
@@ -54,7 +54,7 @@ def gcg_check(args: argparse.Namespace) -> int:
 
 
 def _parses_as(path: str, alphabet: str) -> bool:
-    from tilebag import gcg
+    from tilebag.formats import gcg
 
     try:
         gcg.load(path, alphabet=alphabet)
@@ -66,9 +66,9 @@ def _parses_as(path: str, alphabet: str) -> bool:
 def analyze(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag import gcg
-    from tilebag.analysis import analyze_game
-    from tilebag.leaves import DEFAULT_LEAVES, load_leaves
+    from tilebag.engine.analysis import analyze_game
+    from tilebag.engine.leaves import DEFAULT_LEAVES, load_leaves
+    from tilebag.formats import gcg
     from tilebag.lexicon import load_lexicon
     from tilebag.progress import Progress
 

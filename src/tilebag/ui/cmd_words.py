@@ -1,5 +1,5 @@
 """The word tools of ``tilebag``: ``word``, ``anagram``, ``hooks`` and
-``words`` (:mod:`tilebag.coach` does the work).
+``words`` (:mod:`tilebag.engine.coach` does the work).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from tilebag.errors import TilebagError
 def word(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag.coach import word_letters
+    from tilebag.engine.coach import word_letters
     from tilebag.lexicon import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)
@@ -30,7 +30,7 @@ def word(args: argparse.Namespace) -> int:
 def anagram(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag import coach
+    from tilebag.engine import coach
     from tilebag.lexicon import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)
@@ -53,7 +53,7 @@ def anagram(args: argparse.Namespace) -> int:
 def hooks(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag import coach
+    from tilebag.engine import coach
     from tilebag.lexicon import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)
@@ -80,7 +80,7 @@ def hooks(args: argparse.Namespace) -> int:
 def words(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag import coach
+    from tilebag.engine import coach
     from tilebag.lexicon import load_lexicon
 
     if args.length is None and not args.q_without_u and args.containing is None:

@@ -78,7 +78,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     """The preset named by ``--rules``, changed by every rules option given
     on the command line (see :func:`add_rules_options`).
 
-    >>> from tilebag.cli import build_parser
+    >>> from tilebag.ui.cli import build_parser
     >>> args = build_parser().parse_args(["selfplay", "--rules", "nine", "--challenge", "void"])
     >>> rules_from_args(args).describe()
     ['rack size 9', 'void challenge']

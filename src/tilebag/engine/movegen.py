@@ -40,10 +40,8 @@ from typing import Protocol, overload
 
 from tilebag.alphabet import BLANK_BIT, Alphabet, Tile, load_alphabet
 from tilebag.board import Board
-from tilebag.equity import MILLIPOINTS, millipoints
-from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
-from tilebag.layout import BoardLayout, load_layout
-from tilebag.leaves import (
+from tilebag.engine.equity import MILLIPOINTS, millipoints
+from tilebag.engine.leaves import (
     BALANCE_TARGET,
     BALANCE_WEIGHT,
     ONE_KIND_PENALTY_CONSONANT,
@@ -54,10 +52,12 @@ from tilebag.leaves import (
     KlvLeaves,
     LeaveValues,
 )
+from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
+from tilebag.layout import BoardLayout, load_layout
 from tilebag.move import Move, MoveKind
 
 try:  # the compiled core, when it could be built
-    from tilebag import _native
+    from tilebag.engine import _native
 except ImportError:  # pragma: no cover - depends on the build
     _native = None  # type: ignore[assignment]
 
@@ -98,7 +98,7 @@ class Play:
     """The rack tiles kept, sorted (0 is a blank)."""
     equity: int
     """Score plus the value of the leave, in millipoints (thousandths of a
-    point, see :mod:`tilebag.equity` and :meth:`MoveGenerator.generate`)."""
+    point, see :mod:`tilebag.engine.equity` and :meth:`MoveGenerator.generate`)."""
 
 
 class Plays(Sequence[Play]):

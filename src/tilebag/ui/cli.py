@@ -25,8 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tilebag import __version__
-from tilebag.cli_options import add_rules_options, alphabet_option, rules_from_args
 from tilebag.errors import FormatError, TilebagError
+from tilebag.ui.cli_options import add_rules_options, alphabet_option, rules_from_args
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "play",
         "play a game in the terminal",
-        "tilebag.cmd_info:play",
+        "tilebag.ui.cmd_info:play",
         (
             arg("players", nargs="*", metavar="NAME",
                 help="player names, 1 to 4 seats with the bots (default: two players, or you alone against --bot)"),
@@ -114,7 +114,7 @@ COMMANDS: tuple[Command, ...] = (
             Command(
                 "check",
                 "replay records and check every score and total against the rules",
-                "tilebag.cmd_records:gcg_check",
+                "tilebag.ui.cmd_records:gcg_check",
                 (
                     arg("files", nargs="+", metavar="FILE", help="GCG files"),
                     arg("--lexicon", metavar="NAME|PATH", help="also list words not in this lexicon (as warnings)"),
@@ -135,7 +135,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "analyze",
         "compare every play of a GCG game with the best plays by equity",
-        "tilebag.cmd_records:analyze",
+        "tilebag.ui.cmd_records:analyze",
         (
             arg("game", metavar="GAME.gcg", help="the game record"),
             arg("--top", type=int, default=5, metavar="N", help="best plays to list per turn (default 5)"),
@@ -154,7 +154,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "word",
         "judge words against a lexicon (exit 0 when all are acceptable)",
-        "tilebag.cmd_words:word",
+        "tilebag.ui.cmd_words:word",
         (arg("words", nargs="+", metavar="WORD"), LEXICON, json_arg('print JSON: [{"word": "QI", "acceptable": true}, ...]')),
         description=(
             "Say for each WORD (any case) whether the lexicon accepts it. Exit 0 when all are acceptable, "
@@ -164,7 +164,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "anagram",
         "the words a rack makes (? is a blank)",
-        "tilebag.cmd_words:anagram",
+        "tilebag.ui.cmd_words:anagram",
         (
             arg("rack", metavar="RACK", help="the tiles, e.g. AEINRS? (? is a blank)"),
             arg("--build", action="store_true", help="also the words using only some of the tiles"),
@@ -184,7 +184,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "hooks",
         "the letters that go before or after words",
-        "tilebag.cmd_words:hooks",
+        "tilebag.ui.cmd_words:hooks",
         (
             arg("words", nargs="+", metavar="WORD"),
             arg("--words", dest="show_words", action="store_true", help="also list the hooked words"),
@@ -200,7 +200,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "words",
         "word lists to study: two- and three-letter words, Q without U, words with a letter",
-        "tilebag.cmd_words:words",
+        "tilebag.ui.cmd_words:words",
         (
             arg("--length", type=int, metavar="N", help="only words of N letters"),
             OneOf((
@@ -225,7 +225,7 @@ COMMANDS: tuple[Command, ...] = (
             Command(
                 "build",
                 "compile a word list into a .kwg word graph (DAWG and GADDAG)",
-                "tilebag.cmd_lexicon:build",
+                "tilebag.ui.cmd_lexicon:build",
                 (
                     arg("wordlist", metavar="WORDLIST", help="word list file"),
                     arg("-o", "--output", required=True, metavar="FILE.kwg", help="where to write the graph"),
@@ -242,13 +242,13 @@ COMMANDS: tuple[Command, ...] = (
             Command(
                 "words",
                 "print every word of a .kwg file, one per line, in tile order",
-                "tilebag.cmd_lexicon:words",
+                "tilebag.ui.cmd_lexicon:words",
                 (arg("kwg", metavar="FILE.kwg"), alphabet_arg("tile set of the graph (default: english)")),
             ),
             Command(
                 "info",
                 "describe a .kwg file: nodes, words (by length), GADDAG or not",
-                "tilebag.cmd_lexicon:info",
+                "tilebag.ui.cmd_lexicon:info",
                 (arg("kwg", metavar="FILE.kwg"),),
             ),
         ),
@@ -256,7 +256,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "moves",
         "list the legal plays of a position (CGP), best equity first",
-        "tilebag.commands:moves",
+        "tilebag.ui.cmd_engine:moves",
         (
             arg("--cgp", required=True, metavar="CGP", help="the position, or - to read one per line from stdin"),
             LEXICON,
@@ -275,7 +275,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "selfplay",
         "bots play complete games against each other",
-        "tilebag.commands:selfplay",
+        "tilebag.ui.cmd_engine:selfplay",
         (
             arg("--games", type=int, default=10, metavar="N", help="number of games (default 10)"),
             arg("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)"),
@@ -295,7 +295,7 @@ COMMANDS: tuple[Command, ...] = (
             Command(
                 "movegen",
                 "generate every play of each position in the built-in suite (52 positions)",
-                "tilebag.commands:bench_movegen",
+                "tilebag.ui.cmd_engine:bench_movegen",
                 (
                     arg("--repeat", type=int, default=1, metavar="N", help="run the suite N times (default 1)"),
                     json_arg("print one JSON object"),
@@ -305,7 +305,7 @@ COMMANDS: tuple[Command, ...] = (
             Command(
                 "selfplay",
                 "time complete games between two static bots",
-                "tilebag.commands:bench_selfplay",
+                "tilebag.ui.cmd_engine:bench_selfplay",
                 (
                     arg("--games", type=int, default=100, metavar="N", help="games to play (default 100)"),
                     arg("--seed", type=int, default=1, help="seed of the first game (default 1)"),
@@ -319,7 +319,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "rules",
         "list the rules presets and options, or describe one preset",
-        "tilebag.cmd_info:rules",
+        "tilebag.ui.cmd_info:rules",
         (
             arg("name", nargs="?", metavar="NAME", help="a preset or alias"),
             json_arg('print JSON: {"presets": [{"name", "help", "aliases", "options"}], "options": [{"flag", "help"}]}, '
@@ -334,7 +334,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "info",
         "show the version, the move generator core in use and where lexicons are cached",
-        "tilebag.cmd_info:info",
+        "tilebag.ui.cmd_info:info",
     ),
 )
 """Every subcommand of ``tilebag``, in the order ``--help`` lists them."""

@@ -21,13 +21,13 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from tilebag import cgp
-from tilebag.cgp import Position
-from tilebag.leaves import load_leaves
+from tilebag.engine.leaves import load_leaves
+from tilebag.engine.movegen import MoveGenerator
+from tilebag.engine.players import StaticPlayer
+from tilebag.engine.selfplay import play_game
+from tilebag.formats import cgp
+from tilebag.formats.cgp import Position
 from tilebag.lexicon import KwgLexicon, default_lexicon
-from tilebag.movegen import MoveGenerator
-from tilebag.players import StaticPlayer
-from tilebag.selfplay import play_game
 
 SUITE = "movegen.cgp"
 

@@ -1,6 +1,6 @@
 """What ``tilebag play`` says when a player asks for coaching: the short
-words, hooks, bingos and rack advice of :mod:`tilebag.coach`, and the
-review of a move from :mod:`tilebag.analysis`, as text lines for the
+words, hooks, bingos and rack advice of :mod:`tilebag.engine.coach`, and the
+review of a move from :mod:`tilebag.engine.analysis`, as text lines for the
 position at hand.
 
 Each function takes the game (and the player asking) and returns lines to
@@ -18,15 +18,15 @@ True
 
 from __future__ import annotations
 
-from tilebag import coach
 from tilebag.alphabet import BLANK_BIT
-from tilebag.analysis import TurnAnalysis
 from tilebag.board import EMPTY
-from tilebag.equity import points
+from tilebag.engine import coach
+from tilebag.engine.analysis import TurnAnalysis
+from tilebag.engine.equity import points
+from tilebag.engine.rack_advice import rack_advice
 from tilebag.errors import InvalidMoveError
 from tilebag.game import Game
 from tilebag.lexicon import GraphLexicon
-from tilebag.rack_advice import rack_advice
 
 WORDS_HELP = "words 2 (two-letter words), words 3 (three-letter words) or words q (Q without U)"
 

@@ -1,7 +1,7 @@
 """The pragmas of tilebag's GCG records that are not events: the rules
 options (:func:`rules_pragmas`, :func:`pragma_options`), the clocks, and
-the names of the pragmas the reader (:mod:`tilebag.gcg`) and the writer
-(:mod:`tilebag.gcg_write`) share.
+the names of the pragmas the reader (:mod:`tilebag.formats.gcg`) and the writer
+(:mod:`tilebag.formats.gcg_write`) share.
 """
 
 from __future__ import annotations

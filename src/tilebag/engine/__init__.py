@@ -28,15 +28,15 @@ from typing import TYPE_CHECKING
 
 from tilebag.alphabet import Alphabet, Tile, load_alphabet, rack_tile
 from tilebag.board import Board
-from tilebag.equity import MILLIPOINTS
+from tilebag.engine.equity import MILLIPOINTS
+from tilebag.engine.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
+from tilebag.engine.movegen import MoveGenerator, Play, default_core, distinct_exchanges, leave_valuer, play_order
+from tilebag.engine.variation_plays import LeaveValuer, VariationGenerator, blank_swaps
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.kwg import Kwg
 from tilebag.layout import BoardLayout, load_layout
-from tilebag.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
 from tilebag.move import Move, MoveKind
-from tilebag.movegen import MoveGenerator, Play, default_core, distinct_exchanges, leave_valuer, play_order
 from tilebag.rules import Rules
-from tilebag.variation_plays import LeaveValuer, VariationGenerator, blank_swaps
 
 if TYPE_CHECKING:
     from tilebag.game import Game
@@ -61,8 +61,8 @@ class Engine:
     :param kwg: the lexicon's word graph (with its GADDAG).
     :param rules: the rules (default: the standard ones).
     :param leaves: leave values (default: the heuristic table,
-        :data:`tilebag.leaves.DEFAULT_LEAVES`, for the rules' tile set).
-    :param core: ``native`` or ``python`` (default: :func:`tilebag.movegen.default_core`).
+        :data:`tilebag.engine.leaves.DEFAULT_LEAVES`, for the rules' tile set).
+    :param core: ``native`` or ``python`` (default: :func:`tilebag.engine.movegen.default_core`).
     """
 
     def __init__(

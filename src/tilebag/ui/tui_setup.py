@@ -2,16 +2,16 @@
 rules, for ``tilebag play`` started with no names and no bots.
 
 Up to four seats, each a person at this keyboard (with a name) or a bot
-of one of the kinds in :data:`tilebag.players.BOTS`; a rules preset; and
+of one of the kinds in :data:`tilebag.engine.players.BOTS`; a rules preset; and
 practice mode. :func:`table_choice` turns the choices into the names and
-bot kinds :func:`tilebag.seats.new_table` takes, or says what is wrong.
+bot kinds :func:`tilebag.ui.seats.new_table` takes, or says what is wrong.
 
 >>> table_choice([("person", "Ann"), ("static", ""), ("none", ""), ("none", "")], "standard")
 (['Ann'], ['static'])
 >>> table_choice([("none", ""), ("none", ""), ("none", ""), ("none", "")], "standard")
 Traceback (most recent call last):
 ...
-tilebag.seats.SetupError: no seats: choose a person or a bot for one seat at least
+tilebag.ui.seats.SetupError: no seats: choose a person or a bot for one seat at least
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from tilebag.players import BOTS, describe_bot
+from tilebag.engine.players import BOTS, describe_bot
 from tilebag.rules import PRESET_HELP, PRESETS, Rules
-from tilebag.seats import SetupError
 from tilebag.table import bot_names
+from tilebag.ui.seats import SetupError
 
 SEATS = 4
 PERSON = "person"
