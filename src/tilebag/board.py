@@ -16,7 +16,7 @@ empty square), so copying and comparing it are cheap.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tilebag.alphabet import BLANK_BIT, Alphabet, Tile, load_alphabet
@@ -93,7 +93,7 @@ class Board:
             raise ValueError(f"not a placement: {move.kind.value}")
         layout = self.layout
         name = layout.square_name
-        text = move.gcg(self.alphabet, layout)
+        text = _LazyText(lambda: move.gcg(self.alphabet, layout))  # written only into an error message
         dr, dc = (1, 0) if move.down else (0, 1)
         end_row = move.row + dr * (len(move.tiles) - 1)
         end_col = move.col + dc * (len(move.tiles) - 1)
@@ -103,7 +103,7 @@ class Board:
         placed = 0
         for i, (r, c, t) in enumerate(move.squares()):
             on_board = self.at(r, c)
-            square = name(layout.square(r, c))
+            square = _LazyText(lambda r=r, c=c: name(layout.square(r, c)))  # type: ignore[misc]
             if on_board == EMPTY:
                 if t == PLAYED_THROUGH:
                     raise IllegalMoveError(
@@ -356,3 +356,18 @@ class Board:
                 cells.append(f"{mark}{text:>{width}}")
             lines.append(f"{r + 1:>2} " + "".join(cells))
         return "\n".join(lines)
+
+
+class _LazyText:
+    """Text worked out only when it is formatted (into an error message)."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self._make = make
+
+    def __format__(self, spec: str) -> str:
+        return format(self._make(), spec)
+
+    def __str__(self) -> str:
+        return self._make()

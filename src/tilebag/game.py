@@ -199,7 +199,7 @@ class Game:
         :raises TypeError: for a lexicon without a word graph.
         """
         engine = self._engine
-        if engine is None or engine.rules != self.rules:
+        if engine is None or (engine.rules is not self.rules and engine.rules != self.rules):
             from tilebag.engine import Engine
 
             engine = self._engine = Engine.for_lexicon(self.lexicon, self.rules)

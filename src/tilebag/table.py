@@ -269,8 +269,11 @@ class Table:
         """The seat whose action the table waits for: the player to move,
         or while the play that ended the game may be challenged, the player
         who may challenge it."""
-        challenger = self.game.final_challenger
-        return self.game.turn if challenger is None else challenger
+        game = self.game
+        if game.termination is None:
+            return game.turn
+        challenger = game.final_challenger
+        return game.turn if challenger is None else challenger
 
     def coaching_allowed(self) -> bool:
         """True when hints, word look-ups and undo are allowed: in practice,
@@ -310,7 +313,7 @@ class Table:
             listener(event)
 
     def _ended(self, events: list[TableEvent]) -> None:
-        if self.game.state is GameState.OVER:
+        if self.game.termination is not None and self.game.state is GameState.OVER:
             outcome = self.game.outcome()
             assert outcome is not None
             winner = outcome.winner
@@ -553,7 +556,10 @@ class Table:
 
     def bot_to_act(self) -> Player | None:
         """The bot whose action the table waits for, if it waits for one."""
-        if self.game.state is GameState.OVER:
+        game = self.game
+        if game.termination is None:
+            return self.bots.get(game.turn)
+        if game.state is GameState.OVER:
             return None
         return self.bots.get(self.seat_to_act())
 
