@@ -240,3 +240,19 @@ def test_bots_at_a_table_play_the_same_game_as_bots_pushing_moves(seed: int) -> 
     assert [e for e in tabled.events] == [e for e in plain.events]
     played = [e for e in events if isinstance(e, Played)]
     assert len(played) == sum(1 for e in plain.events if e.kind.is_turn)
+
+
+def test_actions_as_data_do_what_the_methods_do() -> None:
+    from tilebag.table import AcceptEnd, Action, Challenge, PlayMove, Resign, TakeBack, TimeOut
+
+    table = table_for(["HNORXYZ", "AEFMSTU"], rules=Rules(turn_time=60.0), now=Clock())
+    assert kinds(table.act(0, PlayMove(Move.from_gcg("8F HORN"), seconds=5.0))) == ["Played"]
+    assert kinds(table.act(1, Challenge())) == ["Challenged"]
+    assert kinds(table.act(0, TimeOut())) == ["TimeUp"]
+    with pytest.raises(IllegalMoveError):
+        table.act(0, AcceptEnd())
+    with pytest.raises(IllegalMoveError):
+        table.act(1, TakeBack())
+    assert kinds(table.act(1, Resign())) == ["Resigned", "GameEnded"]
+    with pytest.raises(TypeError, match="not a table action"):
+        table.act(0, Action())

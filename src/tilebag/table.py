@@ -36,14 +36,27 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tilebag.alphabet import Tile, load_alphabet
+from tilebag.alphabet import load_alphabet
 from tilebag.clock import Now, TurnTimer
 from tilebag.engine.players import BOTS, Player, make_bot
 from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, NothingToUndoError
-from tilebag.game import ChallengeResult, Game, GameState, Outcome
+from tilebag.game import Game, GameState
 from tilebag.lexicon import Lexicon, load_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.record import Event, EventKind
+from tilebag.table_events import (
+    BotRefused,
+    BotStalled,
+    Challenged,
+    EndAccepted,
+    GameEnded,
+    Played,
+    Resigned,
+    TableEvent,
+    TimeUp,
+    TurnMissed,
+    Undone,
+)
 from tilebag.variants import check_anagram, recycled_words
 
 MAX_START_ACTIONS = 16
@@ -51,127 +64,47 @@ MAX_START_ACTIONS = 16
 pass (a bot that kept swapping letters back and forth would never move)."""
 
 
-# -- events -------------------------------------------------------------------
+# -- actions ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class TableEvent:
-    """Something that happened at the table (each kind below is one)."""
-
-    seat: int
-    """The seat that acted, or that the event is about."""
+class Action:
+    """Something a seat asks the table to do (:meth:`Table.act`): each kind
+    below is one, so a front end or a server can pass actions around as data."""
 
 
 @dataclass(frozen=True)
-class Played(TableEvent):
-    """A seat's move was played: a placement, an exchange, a pass, or a
-    variation's action that keeps the turn (a recycle, a blank swap).
-
-    An exchange's :attr:`move` names its tiles: only its own seat may see
-    them (:meth:`public` takes them out)."""
+class PlayMove(Action):
+    """Play a move (a placement, an exchange, a pass, a variation's action)."""
 
     move: Move
-    notation: str
-    """The move in GCG notation, played-through letters in parentheses."""
-    score: int = 0
-    total: int = 0
-    """The seat's score after the move."""
-    words: tuple[tuple[str, int], ...] = ()
-    """The words a placement formed, with their scores."""
-    bingo: int = 0
-    """The bingo bonus it earned."""
-    rearranged: str = ""
-    """An anagram play: the word it rearranged."""
-    replaced: Tile | None = None
-    """A recycle or blank swap: the board tile it replaced."""
-    square: str = ""
-    """A recycle or blank swap: the square's name."""
     seconds: float | None = None
-    """The time the move took, as counted."""
-    exchanged: int = 0
-    """An exchange: how many tiles went back."""
-
-    def public(self) -> Played:
-        """The event as the other seats may see it: an exchange says how
-        many tiles, not which."""
-        if self.move.kind is not MoveKind.EXCHANGE or not self.move.tiles:
-            return self
-        hidden = Move(MoveKind.EXCHANGE)
-        return Played(self.seat, hidden, f"-{self.exchanged}", 0, self.total, seconds=self.seconds, exchanged=self.exchanged)
+    """The time it took (default: as the table's clock says)."""
 
 
 @dataclass(frozen=True)
-class TimeUp(TableEvent):
-    """The turn timer ran out: the seat's turn was a pass."""
-
-    took: float
-    """Seconds the turn had taken."""
-    limit: float
+class Challenge(Action):
+    """Challenge the last play."""
 
 
 @dataclass(frozen=True)
-class TurnMissed(TableEvent):
-    """The seat missed its turn, lost on a failed challenge."""
+class AcceptEnd(Action):
+    """Accept the play that ended the game."""
 
 
 @dataclass(frozen=True)
-class Challenged(TableEvent):
-    """:attr:`seat` challenged the play of :attr:`player`."""
-
-    player: int
-    play: str
-    """The play challenged, as ``8F HORN (+14)``."""
-    score: int
-    """What the play had scored."""
-    result: ChallengeResult
-    turn_before: int
-    """The player to move when the challenge was made."""
-    scores: tuple[int, ...]
-    """Every score after the ruling."""
+class Resign(Action):
+    """Resign the game."""
 
 
 @dataclass(frozen=True)
-class EndAccepted(TableEvent):
-    """The seat accepted the play that ended the game."""
-
-    player: int
-    play: str
+class TakeBack(Action):
+    """Take back the seat's last move and the bots' replies (practice, against bots)."""
 
 
 @dataclass(frozen=True)
-class Resigned(TableEvent):
-    """The seat resigned."""
-
-
-@dataclass(frozen=True)
-class BotRefused(TableEvent):
-    """A bot chose a move the rules refuse: it passes instead."""
-
-    move: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class BotStalled(TableEvent):
-    """A bot kept making recycles and blank swaps: it passes."""
-
-    actions: int
-
-
-@dataclass(frozen=True)
-class Undone(TableEvent):
-    """The seat took back its last move and every bot move since; the
-    tiles it cannot see were dealt anew."""
-
-    actions: int
-
-
-@dataclass(frozen=True)
-class GameEnded(TableEvent):
-    """The game is over (its last play stands). :attr:`seat` is the winner,
-    or -1 for a draw."""
-
-    outcome: Outcome
+class TimeOut(Action):
+    """The seat's turn timer ran out."""
 
 
 Listener = Callable[[TableEvent], None]
@@ -356,6 +289,32 @@ class Table:
             raise IllegalMoveError(
                 Illegal.GAME_OVER, "the game is over: challenge its last play or accept it"
             )
+
+    def act(self, seat: int, action: Action) -> list[TableEvent]:
+        """Do what ``seat`` asks: the same as the method of each action
+        (:meth:`play`, :meth:`challenge`, :meth:`accept`, :meth:`resign`,
+        :meth:`undo`, :meth:`time_out`), with the same errors.
+
+        >>> from tilebag.game import Game
+        >>> table = Table(Game(["alice", "bob"], seed=1, first=0))
+        >>> [type(e).__name__ for e in table.act(0, PlayMove(Move.pass_()))]
+        ['Played']
+        >>> table.act(0, Resign())[0]
+        Resigned(seat=0)
+        """
+        if isinstance(action, PlayMove):
+            return self.play(seat, action.move, seconds=action.seconds)
+        if isinstance(action, Challenge):
+            return self.challenge(seat)
+        if isinstance(action, AcceptEnd):
+            return self.accept(seat)
+        if isinstance(action, Resign):
+            return self.resign(seat)
+        if isinstance(action, TakeBack):
+            return self.undo(seat)
+        if isinstance(action, TimeOut):
+            return self.time_out(seat)
+        raise TypeError(f"not a table action: {action!r}")
 
     def check(self, seat: int, move: Move) -> Move:
         """The move checked for ``seat`` without playing it.
@@ -667,3 +626,28 @@ class Table:
             if kind is not None:
                 bots[seat] = make_bot(kind, player.name)
         return cls(game, bots, now=now, practice=practice)
+
+
+__all__ = [
+    "AcceptEnd",
+    "Action",
+    "BotRefused",
+    "BotStalled",
+    "Challenge",
+    "Challenged",
+    "EndAccepted",
+    "GameEnded",
+    "PlayMove",
+    "Played",
+    "Resign",
+    "Resigned",
+    "Table",
+    "TableEvent",
+    "TakeBack",
+    "TimeOut",
+    "TimeUp",
+    "TurnMissed",
+    "Undone",
+    "bot_kind_of",
+    "bot_names",
+]
