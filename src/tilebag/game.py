@@ -82,9 +82,19 @@ class Game:
         self.alphabet = load_alphabet(self.rules.alphabet)
         self.layout = load_layout(self.rules.layout)
         self._lexicon = lexicon
-        self.board = Board(self.layout, self.alphabet)
-        self.bag = Bag(self.alphabet, seed)
+        self._position = Position(
+            Board(self.layout, self.alphabet),
+            [[] for _ in names],
+            Bag(self.alphabet, seed),
+            rack_size=self.rules.rack_size,
+            bingo_tiles=self.rules.bingo_tiles,
+            bingo_bonus=self.rules.bingo_bonus,
+        )
+        """The board, racks, bag, scores, scoreless turns and player to move:
+        the game keeps its history, events and clocks on top of it."""
         self.players = [Player(name) for name in names]
+        for seat, player in enumerate(self.players):
+            player.bind(self._position.scores, self._position.racks, seat)
         self.first_draw: list[list[Tile | None]] = []
         if first is None:
             first, self.first_draw = self.bag.draw_for_first(len(names))
@@ -92,12 +102,9 @@ class Game:
             raise ValueError(f"first player {first} is not one of the {len(names)} seats")
         self.first = first
         self.turn = first
-        """Index of the player to move."""
         for i in range(len(names)):
             seat = (first + i) % len(names)
             self.players[seat].rack = self.bag.draw(self.rules.rack_size)
-        self.scoreless = 0
-        """Consecutive scoreless turns so far."""
         self.events: list[Event] = []
         self.termination: Termination | None = None
         self.went_out: int | None = None
@@ -133,6 +140,40 @@ class Game:
     def rules(self, rules: Rules) -> None:
         self._rules = rules
         self.clocks.rules = rules
+        position = self._position
+        position.rack_size, position.bingo_tiles, position.bingo_bonus = rules.rack_size, rules.bingo_tiles, rules.bingo_bonus
+
+    @property
+    def board(self) -> Board:
+        """The tiles on the board."""
+        return self._position.board
+
+    @property
+    def bag(self) -> Bag:
+        """The tiles not yet drawn."""
+        return self._position.bag
+
+    @bag.setter
+    def bag(self, bag: Bag) -> None:
+        self._position.bag = bag
+
+    @property
+    def turn(self) -> int:
+        """Index of the player to move."""
+        return self._position.turn
+
+    @turn.setter
+    def turn(self, seat: int) -> None:
+        self._position.turn = seat
+
+    @property
+    def scoreless(self) -> int:
+        """Consecutive scoreless turns so far."""
+        return self._position.scoreless
+
+    @scoreless.setter
+    def scoreless(self, count: int) -> None:
+        self._position.scoreless = count
 
     @property
     def clock_used(self) -> list[float]:
@@ -227,19 +268,7 @@ class Game:
         >>> position.scores, position.turn == game.turn, sorted(position.racks[0]) == sorted(game.rack(0))
         ([0, 0], True, True)
         """
-        bag = Bag(self.alphabet, self.bag.seed, tiles=())
-        bag.set_state(self.bag.get_state())
-        return Position(
-            self.board.copy(),
-            [p.rack for p in self.players],
-            bag,
-            self.scores,
-            scoreless=self.scoreless,
-            turn=self.turn,
-            rack_size=self.rules.rack_size,
-            bingo_tiles=self.rules.bingo_tiles,
-            bingo_bonus=self.rules.bingo_bonus,
-        )
+        return self._position.copy()
 
     def unseen(self, player: int | None = None) -> list[Tile]:
         """Tiles the player cannot see: the bag and the other racks, sorted."""
@@ -520,7 +549,13 @@ class Game:
                 score = anagram.score
                 snap.board = bytes(self.board.tiles)
                 apply_anagram(self.board, anagram)
-                used = anagram.tiles_used
+                for t in anagram.tiles_used:
+                    player.rack.remove(rack_tile(t))
+                drawn = self.bag.draw(self.rules.rack_size - len(player.rack))
+                snap.drawn = tuple(drawn)
+                player.rack.extend(drawn)
+                player.score += score
+                self.scoreless = 0 if score > 0 else self.scoreless + 1
             else:
                 words = found.words if found is not None and found.words is not None else self.board.words(move)
                 score = sum(w.score for w in words)
@@ -528,31 +563,19 @@ class Game:
                     score += self.rules.bingo_bonus
                 cols = self.layout.cols
                 snap.board = tuple((r * cols + c, self.board.tiles[r * cols + c]) for r, c, _ in move.placed())
-                self.board.place(move)
-                used = move.tiles_used
-            for t in used:
-                player.rack.remove(rack_tile(t))
-            drawn = self.bag.draw(self.rules.rack_size - len(player.rack))
-            snap.drawn = tuple(drawn)
-            player.rack.extend(drawn)
-            player.score += score
+                snap.drawn = self._position.make(move, score, pass_turn=False).drawn
             formed = anagram.words if anagram is not None else words
             self._append(EventKind.PLACE, me, score, rack=rack_before, move=move, words=tuple(w.tiles for w in formed))
             self._challengeable = len(self.events) - 1
         elif move.kind is MoveKind.EXCHANGE:
-            snap.bag = self.bag.get_state()
-            drawn = self.bag.draw(len(move.tiles))
-            for t in move.tiles:
-                player.rack.remove(t)
-            self.bag.put_back(move.tiles)
-            player.rack.extend(drawn)
+            snap.bag = self._position.make(move, pass_turn=False).bag_state
             self._append(EventKind.EXCHANGE, me, 0, rack=rack_before, move=move)
             self._challengeable = None
         else:
+            self._position.make(move, pass_turn=False)
             self._append(EventKind.PASS, me, 0, rack=rack_before, move=move)
             self._challengeable = None
         self.clocks.end_turn()
-        self.scoreless = 0 if score > 0 else self.scoreless + 1
         if self.finish_targets is not None and score > 0 and player.score >= self.finish_targets[me]:
             self.finish_winner = me
             game_end.finish(self, Termination.FINISH_LINE, None)

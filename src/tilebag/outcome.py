@@ -7,7 +7,7 @@ decided (:class:`ChallengeResult`), and the seats (:class:`Player`).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tilebag.alphabet import Tile
 
@@ -83,12 +83,53 @@ class ChallengeResult:
     """True when the challenger loses their next turn."""
 
 
-@dataclass
 class Player:
-    """A seat at the table: name, score and rack."""
+    """A seat at the table: its name, its score and rack, and the turns it
+    must still miss. In a game, the score and the rack are the game's
+    :class:`~tilebag.position.Position`'s, seen from this seat.
 
-    name: str
-    score: int = 0
-    rack: list[Tile] = field(default_factory=list)
-    lost_turns: int = 0
-    """Turns this player must still miss (failed double challenges)."""
+    >>> Player("alice", 14)
+    Player(name='alice', score=14, rack=[], lost_turns=0)
+    """
+
+    __slots__ = ("name", "lost_turns", "_scores", "_racks", "_seat")
+
+    def __init__(self, name: str, score: int = 0, rack: list[Tile] | None = None, lost_turns: int = 0) -> None:
+        self.name = name
+        self.lost_turns = lost_turns
+        """Turns this player must still miss (failed double challenges)."""
+        self._scores = [score]
+        self._racks = [list(rack or [])]
+        self._seat = 0
+
+    def bind(self, scores: list[int], racks: list[list[Tile]], seat: int) -> None:
+        """Keep the score and the rack in these lists, at ``seat`` (a game's position)."""
+        scores[seat] = self.score
+        racks[seat] = self.rack
+        self._scores, self._racks, self._seat = scores, racks, seat
+
+    @property
+    def score(self) -> int:
+        return self._scores[self._seat]
+
+    @score.setter
+    def score(self, value: int) -> None:
+        self._scores[self._seat] = value
+
+    @property
+    def rack(self) -> list[Tile]:
+        return self._racks[self._seat]
+
+    @rack.setter
+    def rack(self, tiles: list[Tile]) -> None:
+        self._racks[self._seat] = tiles
+
+    def __repr__(self) -> str:
+        return f"Player(name={self.name!r}, score={self.score!r}, rack={self.rack!r}, lost_turns={self.lost_turns!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Player):
+            return NotImplemented
+        return (self.name, self.score, self.rack, self.lost_turns) == (other.name, other.score, other.rack, other.lost_turns)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable

@@ -135,11 +135,14 @@ class Position:
             return True
         return not len(self.bag) and any(not rack for rack in self.racks)
 
-    def make(self, move: Move, score: int | None = None) -> Undo:
+    def make(self, move: Move, score: int | None = None, *, pass_turn: bool = True) -> Undo:
         """Play a checked placement, exchange or pass for the player to move
         (``score``: what the placement scores, worked out from the board
         when not given) and pass the turn on. Returns what :meth:`unmake`
         needs to take it back.
+
+        ``pass_turn=False`` leaves the turn with the player (a game passes
+        it itself, skipping players who lost a turn).
 
         :raises ValueError: for the variations' actions (recycle, blank swap,
             anagram play), which :class:`~tilebag.game.Game` plays itself.
@@ -172,7 +175,8 @@ class Position:
             raise ValueError(f"a position plays placements, exchanges and passes, not a {move.kind.value}")
         undo = Undo(move, score, before, tuple(drawn), self.scoreless, me, bag_state)
         self.scoreless = 0 if score > 0 else self.scoreless + 1
-        self.turn = (me + 1) % len(self.racks)
+        if pass_turn:
+            self.turn = (me + 1) % len(self.racks)
         return undo
 
     def unmake(self, undo: Undo) -> None:
