@@ -6,6 +6,16 @@ An exact rules engine, lexicons, and GCG game records:
 >>> game = tilebag.Game(["alice", "bob"], seed=1)
 >>> len(game.rack(0)), len(game.bag)
 (7, 86)
+>>> best = game.engine.best(game.board, game.rack(), bag_count=len(game.bag))
+>>> best.move in game.legal_moves
+True
+
+The core is here at the top: :class:`Game` (the rules applied exactly),
+:class:`Position` (the light state a search makes and unmakes moves on) and
+:class:`Table` (a game with its seats, run turn by turn for any front end).
+The wings: :mod:`tilebag.engine` (:class:`Engine`, the move generator, the
+bots, analysis and coaching), :mod:`tilebag.formats` (GCG, CGP, replay) and
+:mod:`tilebag.ui` (the ``tilebag`` command and the terminal game).
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ from __future__ import annotations
 from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet, load_alphabet_file
 from tilebag.bag import Bag
 from tilebag.board import Board, Word
+from tilebag.engine import Engine
 from tilebag.engine.movegen import MoveGenerator, Play
 from tilebag.errors import (
     FormatError,
@@ -48,6 +59,7 @@ __all__ = [
     "ChallengeMode",
     "ChallengeResult",
     "EndAdjustment",
+    "Engine",
     "Event",
     "EventKind",
     "FormatError",
