@@ -467,11 +467,25 @@ class Game:
             return list(found.words)
         return self.board.words(move)
 
+    def anagram_play(self, move: Move) -> AnagramPlay:
+        """What an anagram play does now: the word it rearranges, the words
+        it forms, its score and the tiles it uses (from its check, when it
+        is the move :meth:`check` returned; else checked now).
+
+        :raises IllegalMoveError: when the move is not an anagram play the
+            board allows.
+        """
+        found = self._found(move)
+        if found is not None and found.anagram is not None:
+            return found.anagram
+        rules = self.rules
+        return check_anagram(self.board, move, bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus)
+
     def phonies(self, move: Move) -> list[str]:
         """The words of a checked placement (or anagram play) that the lexicon
         does not accept."""
         if move.kind is MoveKind.ANAGRAM:
-            words = check_anagram(self.board, move).words
+            words = self.anagram_play(move).words
         else:
             words = self.words(move)
         return [self.alphabet.format_word(w.tiles) for w in words if w.tiles not in self.lexicon]
@@ -482,9 +496,7 @@ class Game:
         :raises IllegalMoveError: when the placement does not fit the board.
         """
         if move.kind is MoveKind.ANAGRAM:
-            return check_anagram(
-                self.board, move, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus
-            ).score
+            return self.anagram_play(move).score
         if move.kind is not MoveKind.PLACE:
             return 0
         normal = self.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)

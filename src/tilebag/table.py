@@ -57,7 +57,7 @@ from tilebag.table_events import (
     TurnMissed,
     Undone,
 )
-from tilebag.variants import check_anagram, recycled_words
+from tilebag.variants import recycled_words
 
 MAX_START_ACTIONS = 16
 """Recycles and blank swaps a bot may make in one turn before it is made to
@@ -407,7 +407,7 @@ class Table:
         if move.kind is MoveKind.EXCHANGE:
             details["exchanged"] = len(move.tiles)
         elif move.kind is MoveKind.ANAGRAM:
-            anagram = check_anagram(game.board, move, bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus)
+            anagram = game.anagram_play(move)
             details["rearranged"] = game.alphabet.format_word(game.board.tiles[s] for s in anagram.squares)
             details["words"] = tuple((game.alphabet.format_word(w.tiles), w.score) for w in anagram.words)
             details["bingo"] = rules.bingo_bonus if len(anagram.tiles_used) >= rules.bingo_tiles else 0

@@ -28,7 +28,6 @@ from tilebag.move import Move, MoveKind
 from tilebag.progress import Progress
 from tilebag.rules import Rules
 from tilebag.table import Table
-from tilebag.variants import check_anagram
 
 
 @dataclass
@@ -122,7 +121,7 @@ def tiles_placed(game: Game, move: Move) -> int:
     """Rack tiles a move would put on the board now (an anagram play's
     rearranged letters are not counted: they were on the board already)."""
     if move.kind is MoveKind.ANAGRAM:
-        return len(check_anagram(game.board, move).tiles_used)
+        return len(game.anagram_play(move).tiles_used)
     if move.kind is MoveKind.PLACE:
         return len(move.placed())
     return 0

@@ -324,7 +324,7 @@ class _Replayer:
             tiles_played = len(normal.placed())
             move = normal
         elif move.kind is MoveKind.ANAGRAM:
-            play = check_anagram(g.board, move, bingo_tiles=g.rules.bingo_tiles, bingo_bonus=g.rules.bingo_bonus)
+            play = g.anagram_play(move)
             words_before = play.words
             tiles_played = len(play.tiles_used)
         try:
