@@ -154,3 +154,24 @@ def test_without_textual_the_game_is_played_in_lines(monkeypatch: pytest.MonkeyP
     args = build_parser().parse_args(["play", "alice", "bob", "--full-screen"])
     assert play.main(args) == 2
     assert "pip install 'tilebag[full-screen]'" in capsys.readouterr().err
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for other in graph.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+@pytest.mark.parametrize("module", ["tilebag.game", "tilebag.formats.replay", "tilebag.engine", "tilebag.position"])
+def test_the_game_and_the_replay_do_not_depend_on_a_file_format(module: str) -> None:
+    """A record's rules and clocks are typed fields: only the GCG module
+    turns them into text, so the game, the replay and the engine never
+    reach it (nor any of the user interfaces)."""
+    found = reachable(import_graph(), module)
+    assert "tilebag.formats.gcg" not in found
+    assert not any(name.startswith("tilebag.ui") for name in found)
