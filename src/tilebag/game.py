@@ -360,29 +360,7 @@ class Game:
     def result_text(self) -> str:
         """One line saying who won and why, e.g. ``alice wins 420-390 (alice
         went out)`` or ``bob wins 180-212 (alice resigned)``."""
-        outcome = self.outcome()
-        if outcome is None:
-            return "the game is still on"
-        if len(outcome.scores) == 2 and min(outcome.scores) >= 0:
-            score_text = "-".join(str(s) for s in outcome.scores)
-        else:
-            score_text = ", ".join(f"{p.name} {s}" for p, s in zip(self.players, outcome.scores, strict=True))
-        if outcome.termination is Termination.FINISH_LINE and self.finish_targets is not None:
-            winner = outcome.winners[0]
-            why = f"{self.players[winner].name} reached the Finish Line target of {self.finish_targets[winner]}"
-        elif outcome.termination is Termination.WENT_OUT and outcome.went_out is not None:
-            why = f"{self.players[outcome.went_out].name} went out"
-        elif outcome.termination is Termination.RESIGNED and outcome.resigned is not None:
-            why = f"{self.players[outcome.resigned].name} resigned"
-            if not outcome.winners:
-                return f"{why} ({score_text})"
-        else:
-            why = f"{self.rules.scoreless_limit(len(self.players))} scoreless turns in a row"
-        if outcome.tiebreak and outcome.winner is not None:
-            why += ", tie broken on the score before the racks were counted"
-        if outcome.winner is None:
-            return f"draw {score_text} ({why})"
-        return f"{self.players[outcome.winner].name} wins {score_text} ({why})"
+        return game_end.result_text(self)
 
     # -- notation -----------------------------------------------------
 

@@ -117,3 +117,30 @@ def retotal(game: Game) -> None:
         if e.total != totals[e.player]:
             # a new event, not a change: snapshots share the old one
             game.events[i] = dataclasses.replace(e, total=totals[e.player])
+
+
+def result_text(game: Game) -> str:
+    """What :meth:`Game.result_text <tilebag.game.Game.result_text>` says."""
+    outcome = game.outcome()
+    if outcome is None:
+        return "the game is still on"
+    if len(outcome.scores) == 2 and min(outcome.scores) >= 0:
+        score_text = "-".join(str(s) for s in outcome.scores)
+    else:
+        score_text = ", ".join(f"{p.name} {s}" for p, s in zip(game.players, outcome.scores, strict=True))
+    if outcome.termination is Termination.FINISH_LINE and game.finish_targets is not None:
+        winner = outcome.winners[0]
+        why = f"{game.players[winner].name} reached the Finish Line target of {game.finish_targets[winner]}"
+    elif outcome.termination is Termination.WENT_OUT and outcome.went_out is not None:
+        why = f"{game.players[outcome.went_out].name} went out"
+    elif outcome.termination is Termination.RESIGNED and outcome.resigned is not None:
+        why = f"{game.players[outcome.resigned].name} resigned"
+        if not outcome.winners:
+            return f"{why} ({score_text})"
+    else:
+        why = f"{game.rules.scoreless_limit(len(game.players))} scoreless turns in a row"
+    if outcome.tiebreak and outcome.winner is not None:
+        why += ", tie broken on the score before the racks were counted"
+    if outcome.winner is None:
+        return f"draw {score_text} ({why})"
+    return f"{game.players[outcome.winner].name} wins {score_text} ({why})"
