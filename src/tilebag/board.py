@@ -103,12 +103,11 @@ class Board:
         placed = 0
         for i, (r, c, t) in enumerate(move.squares()):
             on_board = self.at(r, c)
-            square = _LazyText(lambda r=r, c=c: name(layout.square(r, c)))  # type: ignore[misc]
             if on_board == EMPTY:
                 if t == PLAYED_THROUGH:
                     raise IllegalMoveError(
                         Illegal.GAP,
-                        f"{text}: {square} is empty, but the word plays through it (leaves a gap)",
+                        f"{text}: {name(layout.square(r, c))} is empty, but the word plays through it (leaves a gap)",
                     )
                 placed += 1
             elif t == PLAYED_THROUGH:
@@ -116,7 +115,7 @@ class Board:
                 if written and written & ~BLANK_BIT != on_board & ~BLANK_BIT:
                     raise IllegalMoveError(
                         Illegal.PLAYED_THROUGH_MISMATCH,
-                        f"{text}: {square} holds {self.alphabet.label(on_board)}, "
+                        f"{text}: {name(layout.square(r, c))} holds {self.alphabet.label(on_board)}, "
                         f"but the play writes ({self.alphabet.label(written)}) for it",
                     )
             elif t & ~BLANK_BIT == on_board & ~BLANK_BIT:
@@ -124,7 +123,7 @@ class Board:
             else:
                 raise IllegalMoveError(
                     Illegal.SQUARE_OCCUPIED,
-                    f"{text}: {square} is occupied by {self.alphabet.label(on_board)}, "
+                    f"{text}: {name(layout.square(r, c))} is occupied by {self.alphabet.label(on_board)}, "
                     f"the play puts {self.alphabet.label(t)} there",
                 )
         if placed == 0:
@@ -237,28 +236,38 @@ class Board:
         its score (premiums only under the newly placed tiles).
         """
         layout = self.layout
-        cols = layout.cols
-        new = {r * cols + c: t for r, c, t in move.placed()}
+        rows, cols = layout.rows, layout.cols
+        placed = move.placed()
+        new = {r * cols + c: t for r, c, t in placed}
         words: list[Word] = []
+        board = self.tiles
+        faces = self.alphabet.scores
+        letter_mult, word_mult = layout.letter_multipliers, layout.word_multipliers
+
+        def at(r: int, c: int) -> Tile:
+            if 0 <= r < rows and 0 <= c < cols:
+                s = r * cols + c
+                return new.get(s, board[s])
+            return EMPTY
 
         def run(row: int, col: int, down: bool) -> Word | None:
             dr, dc = (1, 0) if down else (0, 1)
             r, c = row, col
-            while self._tile(r - dr, c - dc, new) != EMPTY:
+            while at(r - dr, c - dc) != EMPTY:
                 r, c = r - dr, c - dc
             start_r, start_c = r, c
             tiles: list[Tile] = []
             total = 0
             multiplier = 1
             while True:
-                t = self._tile(r, c, new)
+                t = at(r, c)
                 if t == EMPTY:
                     break
                 s = r * cols + c
-                value = self.alphabet.score(t)
+                value = 0 if t & BLANK_BIT else faces[t]
                 if s in new:
-                    value *= layout.letter_multipliers[s]
-                    multiplier *= layout.word_multipliers[s]
+                    value *= letter_mult[s]
+                    multiplier *= word_mult[s]
                 total += value
                 tiles.append(t)
                 r, c = r + dr, c + dc
@@ -269,17 +278,11 @@ class Board:
         main = run(move.row, move.col, move.down)
         if main is not None:
             words.append(main)
-        for r, c, _ in move.placed():
+        for r, c, _ in placed:
             cross = run(r, c, not move.down)
             if cross is not None:
                 words.append(cross)
         return words
-
-    def _tile(self, row: int, col: int, new: dict[Square, Tile]) -> Tile:
-        if not self.layout.on_board(row, col):
-            return EMPTY
-        s = row * self.layout.cols + col
-        return new.get(s, self.tiles[s])
 
     def score(self, move: Move, *, bingo_tiles: int = 7, bingo_bonus: int = 50) -> int:
         """What a checked placement scores: every word it forms, plus the bingo

@@ -97,14 +97,14 @@ class Game:
             player.bind(self._position.scores, self._position.racks, seat)
         self.first_draw: list[list[Tile | None]] = []
         if first is None:
-            first, self.first_draw = self.bag.draw_for_first(len(names))
+            first, self.first_draw = self._position.bag.draw_for_first(len(names))
         elif not 0 <= first < len(names):
             raise ValueError(f"first player {first} is not one of the {len(names)} seats")
         self.first = first
-        self.turn = first
+        self._position.turn = first
         for i in range(len(names)):
             seat = (first + i) % len(names)
-            self.players[seat].rack = self.bag.draw(self.rules.rack_size)
+            self.players[seat].rack = self._position.bag.draw(self.rules.rack_size)
         self.events: list[Event] = []
         self.termination: Termination | None = None
         self.went_out: int | None = None
@@ -124,11 +124,14 @@ class Game:
         self._end_accepted = False
         self._engine: Engine | None = None
         self._last_check: _Checked | None = None
+        self._changes = 0
+        """Changes made outside of actions (racks set, the bag mixed, new rules
+        or lexicon): a check made before one no longer holds."""
 
     # -- views ----------------------------------------------------------
 
     def __repr__(self) -> str:
-        state = "over" if self.is_over() else f"{self.players[self.turn].name} to move"
+        state = "over" if self.is_over() else f"{self.players[self._position.turn].name} to move"
         return f"<Game {' v '.join(p.name for p in self.players)}: {self.scores}, {state}>"
 
     @property
@@ -139,6 +142,7 @@ class Game:
     @rules.setter
     def rules(self, rules: Rules) -> None:
         self._rules = rules
+        self._changes += 1
         self.clocks.rules = rules
         position = self._position
         position.rack_size, position.bingo_tiles, position.bingo_bonus = rules.rack_size, rules.bingo_tiles, rules.bingo_bonus
@@ -199,6 +203,7 @@ class Game:
         needed), e.g. for a game resumed from a record."""
         self._lexicon = lexicon
         self._engine = None
+        self._changes += 1
 
     @property
     def scores(self) -> list[int]:
@@ -207,7 +212,7 @@ class Game:
     @property
     def player(self) -> Player:
         """The player to move."""
-        return self.players[self.turn]
+        return self.players[self._position.turn]
 
     def rack(self, player: int | None = None) -> list[Tile]:
         """A copy of a player's rack (the player to move by default).
@@ -223,7 +228,7 @@ class Game:
             game has no such player.
         """
         if player is None:
-            return self.turn
+            return self._position.turn
         if not 0 <= player < len(self.players):
             raise IllegalMoveError(
                 Illegal.WRONG_PLAYER,
@@ -273,7 +278,7 @@ class Game:
     def unseen(self, player: int | None = None) -> list[Tile]:
         """Tiles the player cannot see: the bag and the other racks, sorted."""
         me = self._seat(player)
-        tiles = self.bag.tiles()
+        tiles = self._position.bag.tiles()
         for i, p in enumerate(self.players):
             if i != me:
                 tiles.extend(p.rack)
@@ -373,12 +378,12 @@ class Game:
         """
         move = Move.from_gcg(text, self.alphabet, self.layout)
         if move.kind is MoveKind.PLACE:
-            move = self.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
+            move = self._position.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
         return move
 
     def notation(self, move: Move) -> str:
         """GCG notation with played-through letters in parentheses."""
-        return self.board.notation(move)
+        return self._position.board.notation(move)
 
     def push_gcg(self, text: str) -> int:
         """Parse and play a move; returns its score."""
@@ -397,16 +402,8 @@ class Game:
 
     def _check_key(self) -> tuple[object, ...]:
         """What a check depends on: a check made under the same key still holds."""
-        return (
-            len(self._stack),
-            self.turn,
-            self.board.tile_count,
-            len(self.bag),
-            tuple(self.players[self.turn].rack),
-            self.termination,
-            id(self._rules),
-            id(self._lexicon),
-        )
+        position = self._position
+        return (len(self._stack), self._changes, position.turn, position.board.tile_count, len(position.bag))
 
     def _checked(self, move: Move) -> tuple[Move, AnagramPlay | None]:
         """:meth:`check`, with an anagram play's analysis. The result is
@@ -443,7 +440,7 @@ class Game:
         found = self._found(move)
         if found is not None and found.words is not None:
             return list(found.words)
-        return self.board.words(move)
+        return self._position.board.words(move)
 
     def anagram_play(self, move: Move) -> AnagramPlay:
         """What an anagram play does now: the word it rearranges, the words
@@ -457,7 +454,7 @@ class Game:
         if found is not None and found.anagram is not None:
             return found.anagram
         rules = self.rules
-        return check_anagram(self.board, move, bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus)
+        return check_anagram(self._position.board, move, bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus)
 
     def phonies(self, move: Move) -> list[str]:
         """The words of a checked placement (or anagram play) that the lexicon
@@ -477,8 +474,8 @@ class Game:
             return self.anagram_play(move).score
         if move.kind is not MoveKind.PLACE:
             return 0
-        normal = self.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
-        return self.board.score(normal, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
+        normal = self._position.board.check_placement(move, first_play_min_tiles=self.rules.min_first_word)
+        return self._position.board.score(normal, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
 
     # -- state stack ----------------------------------------------------
 
@@ -522,12 +519,12 @@ class Game:
         snap = game_history.snapshot(self, move, light=True)
         self._stack.append(snap)
         self._spend(seconds)
-        me = self.turn
+        me = self._position.turn
         player = self.players[me]
         rack_before = tuple(player.rack)
         if not move.kind.ends_turn:
             square = self.layout.square(move.row, move.col)
-            snap.board = ((square, self.board.tiles[square]),)
+            snap.board = ((square, self._position.board.tiles[square]),)
             self._start_of_turn(move, player)
             self._append(EventKind.RECYCLE if move.kind is MoveKind.RECYCLE else EventKind.BLANK_SWAP, me, 0,
                          rack=rack_before, move=move)
@@ -537,22 +534,22 @@ class Game:
         if move.kind in (MoveKind.PLACE, MoveKind.ANAGRAM):
             if anagram is not None:
                 score = anagram.score
-                snap.board = bytes(self.board.tiles)
-                apply_anagram(self.board, anagram)
+                snap.board = bytes(self._position.board.tiles)
+                apply_anagram(self._position.board, anagram)
                 for t in anagram.tiles_used:
                     player.rack.remove(rack_tile(t))
-                drawn = self.bag.draw(self.rules.rack_size - len(player.rack))
+                drawn = self._position.bag.draw(self.rules.rack_size - len(player.rack))
                 snap.drawn = tuple(drawn)
                 player.rack.extend(drawn)
                 player.score += score
-                self.scoreless = 0 if score > 0 else self.scoreless + 1
+                self._position.scoreless = 0 if score > 0 else self._position.scoreless + 1
             else:
-                words = found.words if found is not None and found.words is not None else self.board.words(move)
+                words = found.words if found is not None and found.words is not None else self._position.board.words(move)
                 score = sum(w.score for w in words)
                 if len(move.placed()) >= self.rules.bingo_tiles:
                     score += self.rules.bingo_bonus
                 cols = self.layout.cols
-                snap.board = tuple((r * cols + c, self.board.tiles[r * cols + c]) for r, c, _ in move.placed())
+                snap.board = tuple((r * cols + c, self._position.board.tiles[r * cols + c]) for r, c, _ in move.placed())
                 snap.drawn = self._position.make(move, score, pass_turn=False).drawn
             formed = anagram.words if anagram is not None else words
             self._append(EventKind.PLACE, me, score, rack=rack_before, move=move, words=tuple(w.tiles for w in formed))
@@ -569,7 +566,7 @@ class Game:
         if self.finish_targets is not None and score > 0 and player.score >= self.finish_targets[me]:
             self.finish_winner = me
             game_end.finish(self, Termination.FINISH_LINE, None)
-        elif move.kind in (MoveKind.PLACE, MoveKind.ANAGRAM) and not player.rack and not len(self.bag):
+        elif move.kind in (MoveKind.PLACE, MoveKind.ANAGRAM) and not player.rack and not len(self._position.bag):
             game_end.finish(self, Termination.WENT_OUT, me)
         else:
             game_end.next_turn(self)
@@ -589,11 +586,11 @@ class Game:
             seconds = self.clocks.turn_left()
         self._stack.append(game_history.snapshot(self, "time out", light=True))
         self._spend(seconds)
-        me = self.turn
+        me = self._position.turn
         self._append(EventKind.TIME_OUT, me, 0, rack=tuple(self.players[me].rack), move=Move.pass_())
         self._challengeable = None
         self.clocks.end_turn()
-        self.scoreless += 1
+        self._position.scoreless += 1
         game_end.next_turn(self)
 
     def resign(self, player: int | None = None) -> None:
@@ -620,7 +617,7 @@ class Game:
         """
         if self.termination is not None:
             raise GameOverError(f"cannot resign: the game is over ({self.result_text()})")
-        me = self.turn if player is None else player
+        me = self._position.turn if player is None else player
         if not 0 <= me < len(self.players):
             raise IllegalMoveError(
                 Illegal.WRONG_PLAYER, f"there is no player {me + 1} to resign: the game has {len(self.players)}"
@@ -646,12 +643,12 @@ class Game:
             )
 
     def _spend(self, seconds: float | None) -> None:
-        self.clocks.spend(self.turn, seconds)
+        self.clocks.spend(self._position.turn, seconds)
 
     def _start_of_turn(self, move: Move, player: Player) -> None:
         """Apply a checked recycle or blank swap."""
         square = self.layout.square(move.row, move.col)
-        old = self.board.tiles[square]
+        old = self._position.board.tiles[square]
         if move.kind is MoveKind.RECYCLE:
             new = move.tiles[0]
             player.rack.remove(rack_tile(new))
@@ -660,7 +657,7 @@ class Game:
             new = old & ~BLANK_BIT
             player.rack.remove(new)
             player.rack.append(BLANK)
-        self.board.tiles[square] = new
+        self._position.board.tiles[square] = new
 
     def _append(self, kind: EventKind, player: int, score: int, **fields: object) -> Event:
         if fields.get("rack") is not None:
@@ -735,6 +732,7 @@ class Game:
         :raises IllegalMoveError: when the tiles are not all available, or
             there is no such player (the game is then unchanged).
         """
+        self._changes += 1
         game_setup.set_rack(self, player, tiles, exact=exact)
 
     def reshuffle(self, seed: int | None = None) -> None:
@@ -749,6 +747,7 @@ class Game:
         >>> game.bag.tiles() == before, game.bag.seed
         (True, 5)
         """
+        self._changes += 1
         game_setup.reshuffle(self, seed)
 
     def redeal(self, player: int, seed: int | None = None) -> None:
@@ -766,6 +765,7 @@ class Game:
 
         :raises IllegalMoveError: when there is no such player.
         """
+        self._changes += 1
         game_setup.redeal(self, player, seed)
 
 

@@ -31,7 +31,7 @@ def challenge(game: Game, challenger: int | None = None, *, valid: bool | None =
         raise IllegalMoveError(Illegal.NOTHING_TO_CHALLENGE, "there is no play to challenge")
     n = len(game.players)
     if challenger is None:
-        challenger = game.turn if game.turn != event.player else (event.player + 1) % n
+        challenger = game._position.turn if game._position.turn != event.player else (event.player + 1) % n
     if not 0 <= challenger < n:
         raise IllegalMoveError(Illegal.WRONG_PLAYER, f"there is no player {challenger + 1} to challenge")
     if challenger == event.player:
@@ -58,26 +58,26 @@ def challenge(game: Game, challenger: int | None = None, *, valid: bool | None =
         used = move.tiles_used
         if move.kind is MoveKind.ANAGRAM:
             # the rearranged word goes back as it was, without the tiles added
-            game.board.tiles[:], game.board.tile_count = board_before
-            used = check_anagram(game.board, move).tiles_used
+            game._position.board.tiles[:], game._position.board.tile_count = board_before
+            used = check_anagram(game._position.board, move).tiles_used
         else:
-            game.board.remove(move)
+            game._position.board.remove(move)
         player = game.players[event.player]
         rack_before = list(before.players[event.player][1])
         # The player takes back the rack they played from; the tiles they
         # drew go back to the bag. (Tiles given to another rack since, as
         # a record replay may do, come back from it.)
-        game.bag.put_back(player.rack + [rack_tile(t) for t in used])
+        game._position.bag.put_back(player.rack + [rack_tile(t) for t in used])
         player.rack = []
         game_setup.give_tiles(game, player, rack_before, what=game.alphabet.format_rack(rack_before))
         player.score -= event.score
         game._append(EventKind.WITHDRAWN, event.player, -event.score, rack=tuple(rack_before))
         # The play becomes a scoreless turn; lost turns skipped since stay counted.
-        game.scoreless += before.scoreless + 1 if event.score > 0 else 0
+        game._position.scoreless += before.scoreless + 1 if event.score > 0 else 0
         if was_over:
-            game.turn = event.player
+            game._position.turn = event.player
             game_end.next_turn(game)
-        elif game.scoreless >= game.rules.scoreless_limit(n):
+        elif game._position.scoreless >= game.rules.scoreless_limit(n):
             game_end.finish(game, Termination.SCORELESS_TURNS, None)
         return ChallengeResult(False, words, phonies)
     mode = game.rules.challenge
@@ -87,9 +87,9 @@ def challenge(game: Game, challenger: int | None = None, *, valid: bool | None =
     game_end.insert_before_end(game, EventKind.CHALLENGE, challenger, points, rack=tuple(game.players[challenger].rack))
     if lost:
         game.players[challenger].lost_turns += 1
-        if game.turn == challenger:
+        if game._position.turn == challenger:
             game.players[challenger].lost_turns -= 1
-            game.scoreless += 1
+            game._position.scoreless += 1
             game_end.next_turn(game)
     return ChallengeResult(True, words, (), points, lost)
 
@@ -100,9 +100,9 @@ def words_of(game: Game, event: Event) -> list[tuple[Tile, ...]]:
         return list(event.words)
     move = event.move
     if move.kind is MoveKind.ANAGRAM:
-        board = game.board.copy()
+        board = game._position.board.copy()
         board.tiles[:], board.tile_count = game_history.board_before(game, game_history.play_snapshot_index(game, event))
         return [w.tiles for w in check_anagram(board, move).words]
-    board = game.board.copy()
+    board = game._position.board.copy()
     board.remove(move)
     return [w.tiles for w in board.words(move)]

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from tilebag.game import Game
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Checked:
     """What :meth:`Game.check` found for a move, kept while the game is as it was."""
 
@@ -34,7 +34,7 @@ class _Checked:
 def check_now(game: Game, move: Move) -> tuple[Move, AnagramPlay | None]:
     if game.termination is not None:
         raise GameOverError(f"the game is over: {game.result_text()}")
-    rack = game.players[game.turn].rack
+    rack = game.players[game._position.turn].rack
     if move.kind is MoveKind.PASS:
         return move, None
     if move.kind is MoveKind.EXCHANGE:
@@ -51,11 +51,11 @@ def check_now(game: Game, move: Move) -> tuple[Move, AnagramPlay | None]:
                 f"{text}: the rack {game.alphabet.format_rack(rack)} has no "
                 f"{game.alphabet.format_rack(lacking)} to exchange",
             )
-        if len(game.bag) < max(game.rules.exchange_min_bag, len(move.tiles)):
+        if len(game._position.bag) < max(game.rules.exchange_min_bag, len(move.tiles)):
             raise IllegalMoveError(
                 Illegal.BAG_TOO_SMALL,
                 f"{text}: exchanging needs at least {max(game.rules.exchange_min_bag, len(move.tiles))} tiles in the bag, "
-                f"it holds {len(game.bag)}",
+                f"it holds {len(game._position.bag)}",
             )
         return move, None
     if move.kind is MoveKind.RECYCLE:
@@ -63,12 +63,12 @@ def check_now(game: Game, move: Move) -> tuple[Move, AnagramPlay | None]:
     if move.kind is MoveKind.BLANK_SWAP:
         if not game.rules.blank_swap:
             raise IllegalMoveError(Illegal.VARIATION_NOT_IN_PLAY, f"{game.notation(move)}: blank swap is not in these rules")
-        check_blank_swap(game.board, move, rack)
+        check_blank_swap(game._position.board, move, rack)
         return move, None
     if move.kind is MoveKind.ANAGRAM:
         return move, anagram_move(game, move)
     check_tiles(game, move.tiles, allow_blank=False)
-    normal = game.board.check_placement(move, first_play_min_tiles=game.rules.min_first_word)
+    normal = game._position.board.check_placement(move, first_play_min_tiles=game.rules.min_first_word)
     used = normal.tiles_used
     lacking = missing_tiles(used, rack)
     if lacking:
@@ -78,7 +78,7 @@ def check_now(game: Game, move: Move) -> tuple[Move, AnagramPlay | None]:
             f"{game.alphabet.format_rack(lacking)}",
         )
     if game.rules.challenge is ChallengeMode.VOID:
-        phonies = [game.alphabet.format_word(w.tiles) for w in game.board.words(normal) if w.tiles not in game.lexicon]
+        phonies = [game.alphabet.format_word(w.tiles) for w in game._position.board.words(normal) if w.tiles not in game.lexicon]
         if phonies:
             listed = ", ".join(phonies)
             raise PhonyError(phonies, f"{game.notation(normal)}: not in the {game.lexicon.name} lexicon: {listed}")
@@ -99,8 +99,8 @@ def recycle_move(game: Game, move: Move) -> Move:
     if not game.rules.recycle:
         raise IllegalMoveError(Illegal.VARIATION_NOT_IN_PLAY, f"{text}: recycling is not in these rules")
     check_tiles(game, move.tiles, allow_blank=False)
-    words = check_recycle(game.board, move)
-    rack = game.players[game.turn].rack
+    words = check_recycle(game._position.board, move)
+    rack = game.players[game._position.turn].rack
     lacking = missing_tiles(move.tiles, rack)
     if lacking:
         raise IllegalMoveError(
@@ -122,10 +122,10 @@ def anagram_move(game: Game, move: Move) -> AnagramPlay:
     if not game.rules.anagram:
         raise IllegalMoveError(Illegal.VARIATION_NOT_IN_PLAY, f"{text}: anagram plays are not in these rules")
     check_tiles(game, move.tiles, allow_blank=False)
-    if game.board.is_empty():
+    if game._position.board.is_empty():
         raise IllegalMoveError(Illegal.NOT_AN_ANAGRAM, f"{text}: the board has no word to rearrange yet")
-    play = check_anagram(game.board, move, bingo_tiles=game.rules.bingo_tiles, bingo_bonus=game.rules.bingo_bonus)
-    rack = game.players[game.turn].rack
+    play = check_anagram(game._position.board, move, bingo_tiles=game.rules.bingo_tiles, bingo_bonus=game.rules.bingo_bonus)
+    rack = game.players[game._position.turn].rack
     lacking = missing_tiles(play.tiles_used, rack)
     if lacking:
         raise IllegalMoveError(
@@ -143,5 +143,5 @@ def words_now(game: Game, move: Move, anagram: AnagramPlay | None) -> list[Word]
     if anagram is not None:
         return anagram.words
     if move.kind is MoveKind.PLACE:
-        return game.board.words(move)
+        return game._position.board.words(move)
     return None

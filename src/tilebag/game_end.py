@@ -88,15 +88,15 @@ def next_turn(game: Game) -> None:
     n = len(game.players)
     limit = game.rules.scoreless_limit(n)
     while True:
-        if game.scoreless >= limit:
+        if game._position.scoreless >= limit:
             finish(game, Termination.SCORELESS_TURNS, None)
             return
-        game.turn = (game.turn + 1) % n
-        player = game.players[game.turn]
+        game._position.turn = (game._position.turn + 1) % n
+        player = game.players[game._position.turn]
         if player.lost_turns <= 0:
             return
         player.lost_turns -= 1
-        game.scoreless += 1
+        game._position.scoreless += 1
 
 
 def insert_before_end(game: Game, kind: EventKind, player: int, score: int, **fields: object) -> None:

@@ -51,14 +51,15 @@ def snapshot(game: Game, undo: object, *, light: bool = False, events: bool | No
     what it changes on the board and in the bag (see :class:`_Snapshot`);
     ``events``: keep the whole list of events (default: unless light)."""
     whole_events = not light if events is None else events
+    position = game._position
     return _Snapshot(
-        board=() if light else bytes(game.board.tiles),
-        tile_count=game.board.tile_count,
-        bag=None if light else game.bag.get_state(),
+        board=() if light else bytes(game._position.board.tiles),
+        tile_count=game._position.board.tile_count,
+        bag=None if light else game._position.bag.get_state(),
         drawn=(),
-        players=[(p.score, tuple(p.rack), p.lost_turns) for p in game.players],
-        turn=game.turn,
-        scoreless=game.scoreless,
+        players=[(score, tuple(rack), p.lost_turns) for score, rack, p in zip(position.scores, position.racks, game.players, strict=True)],
+        turn=game._position.turn,
+        scoreless=game._position.scoreless,
         termination=game.termination,
         went_out=game.went_out,
         challengeable=game._challengeable,
@@ -74,19 +75,19 @@ def snapshot(game: Game, undo: object, *, light: bool = False, events: bool | No
 
 def restore(game: Game, snap: _Snapshot) -> None:
     if isinstance(snap.board, bytes):
-        game.board.tiles[:] = snap.board
+        game._position.board.tiles[:] = snap.board
     else:
         for square, old in snap.board:
-            game.board.tiles[square] = old
-    game.board.tile_count = snap.tile_count
+            game._position.board.tiles[square] = old
+    game._position.board.tile_count = snap.tile_count
     if snap.bag is not None:
-        game.bag.set_state(snap.bag)
+        game._position.bag.set_state(snap.bag)
     else:
-        game.bag.undraw(snap.drawn)
+        game._position.bag.undraw(snap.drawn)
     for p, (score, rack, lost) in zip(game.players, snap.players, strict=True):
         p.score, p.rack, p.lost_turns = score, list(rack), lost
-    game.turn = snap.turn
-    game.scoreless = snap.scoreless
+    game._position.turn = snap.turn
+    game._position.scoreless = snap.scoreless
     game.termination = snap.termination
     game.went_out = snap.went_out
     game._challengeable = snap.challengeable
@@ -107,7 +108,7 @@ def bags_before(game: Game) -> list[tuple[list[Tile], object]]:
     from the bag now: an action that kept only its draw did not touch
     the random state."""
     bags: list[tuple[list[Tile], object]] = []
-    tiles, rng = game.bag.get_state()
+    tiles, rng = game._position.bag.get_state()
     after = (list(tiles), rng)
     for snap in reversed(game._stack):
         before = (list(snap.bag[0]), snap.bag[1]) if snap.bag is not None else (after[0] + list(snap.drawn), after[1])
@@ -130,7 +131,7 @@ def keep_bags(game: Game) -> None:
 
 def board_before(game: Game, index: int) -> tuple[bytes, int]:
     """The board before the action at ``index`` of the stack, and its tile count."""
-    tiles = bytearray(game.board.tiles)
+    tiles = bytearray(game._position.board.tiles)
     for snap in reversed(game._stack[index:]):
         if isinstance(snap.board, bytes):
             tiles[:] = snap.board

@@ -32,10 +32,10 @@ def set_rack(game: Game, player: int, tiles: str | Sequence[Tile], *, exact: boo
     game_history.keep_bags(game)
     snapshot = game_history.snapshot(game, None)
     try:
-        game.bag.put_back(me.rack)
+        game._position.bag.put_back(me.rack)
         me.rack = []
         give_tiles(game, me, wanted, what=game.alphabet.format_rack(wanted))
-        me.rack.extend(game.bag.draw(size - len(me.rack)))
+        me.rack.extend(game._position.bag.draw(size - len(me.rack)))
     except IllegalMoveError:
         game_history.restore(game, snapshot)
         raise
@@ -48,7 +48,7 @@ def reshuffle(game: Game, seed: int | None = None) -> None:
     for snap, (tiles, _) in zip(game._stack, game_history.bags_before(game), strict=True):
         rng.shuffle(tiles)
         snap.bag = (tuple(tiles), random.Random(rng.getrandbits(64)).getstate())
-    game.bag = Bag(game.alphabet, seed, tiles=game.bag.tiles())
+    game._position.bag = Bag(game.alphabet, seed, tiles=game._position.bag.tiles())
 
 
 def redeal(game: Game, player: int, seed: int | None = None) -> None:
@@ -58,11 +58,11 @@ def redeal(game: Game, player: int, seed: int | None = None) -> None:
     for i, other in enumerate(game.players):
         if i != me:
             held[i] = len(other.rack)
-            game.bag.put_back(other.rack)
+            game._position.bag.put_back(other.rack)
             other.rack = []
     game.reshuffle(seed)
     for i, count in held.items():
-        game.players[i].rack.extend(game.bag.draw(count))
+        game.players[i].rack.extend(game._position.bag.draw(count))
 
 
 def record(game: Game, *, lexicon: str | None = None) -> GameRecord:
@@ -79,7 +79,7 @@ def record(game: Game, *, lexicon: str | None = None) -> GameRecord:
         rule_options=game.rules.stated_options(),
         clock_used=tuple(game.clock_used) if timed else None,
         final_racks={} if game.is_over() else {i: tuple(sorted(p.rack)) for i, p in enumerate(game.players)},
-        to_move=None if game.is_over() else game.turn,
+        to_move=None if game.is_over() else game._position.turn,
     )
 
 
@@ -91,8 +91,8 @@ def give_tiles(game: Game, me: Player, tiles: Sequence[Tile], *, what: str) -> N
         restores the state).
     """
     for t in tiles:
-        if game.bag.contains([t]):
-            game.bag.take([t])
+        if game._position.bag.contains([t]):
+            game._position.bag.take([t])
         else:
             donor = next((p for p in game.players if p is not me and t in p.rack), None)
             if donor is None:
@@ -101,7 +101,7 @@ def give_tiles(game: Game, me: Player, tiles: Sequence[Tile], *, what: str) -> N
                     f"{what}: no {game.alphabet.label(t)} is left (not in the bag nor on another rack)",
                 )
             donor.rack.remove(t)
-            donor.rack.extend(game.bag.draw(1))
+            donor.rack.extend(game._position.bag.draw(1))
         me.rack.append(t)
 
 

@@ -133,8 +133,13 @@ class Move:
             yield self.row + dr * i, self.col + dc * i, tile
 
     def placed(self) -> list[tuple[int, int, Tile]]:
-        """``(row, col, tile)`` of the tiles this move puts on the board."""
-        return [(r, c, t) for r, c, t in self.squares() if t != PLAYED_THROUGH]
+        """``(row, col, tile)`` of the tiles this move puts on the board
+        (worked out once per move: checking, scoring and playing it all ask)."""
+        found: tuple[tuple[int, int, Tile], ...] | None = self.__dict__.get("_placed")
+        if found is None:
+            found = tuple((r, c, t) for r, c, t in self.squares() if t != PLAYED_THROUGH)
+            object.__setattr__(self, "_placed", found)
+        return list(found)
 
     @property
     def tiles_used(self) -> list[Tile]:

@@ -34,7 +34,7 @@ from tilebag.board import Board
 from tilebag.move import Move, MoveKind
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Undo:
     """What :meth:`Position.make` changed, for :meth:`Position.unmake`."""
 

@@ -381,7 +381,7 @@ class Table:
         game = self.game
         me = game.turn
         details = self._details(move) if self.details else {"notation": ""}
-        lost_before = [p.lost_turns for p in game.players]
+        lost_before = [p.lost_turns for p in game.players] if any(p.lost_turns for p in game.players) else None
         if self.before_move is not None:
             self.before_move(game, move)
         try:
@@ -393,7 +393,8 @@ class Table:
             return False
         total = game.players[me].score
         self._emit(events, Played(me, move, details.pop("notation"), score, total, seconds=seconds, **details))  # type: ignore[arg-type]
-        self._missed(events, lost_before)
+        if lost_before is not None:  # only a player who had turns to lose can miss one
+            self._missed(events, lost_before)
         if not move.kind.ends_turn:
             self.timer.restart(self._turn_key())
         self._ended(events)
@@ -527,11 +528,15 @@ class Table:
         it formed a word the lexicon does not accept; otherwise accept a
         play that ended the game, or choose its move and play it (with any
         recycles and blank swaps it starts with; each action is timed)."""
-        bot = self.bot_to_act()
+        game = self.game
+        if game.termination is None:  # the short way while the game is on
+            seat = game.turn
+            bot = self.bots.get(seat)
+        else:
+            bot = self.bot_to_act()
+            seat = self.seat_to_act()
         if bot is None:
             return []
-        game = self.game
-        seat = self.seat_to_act()
         event = self.challengeable_by(seat)
         if event is not None and not self._words_by_graph(event) and self.phonies_of(event):
             return self.challenge(seat)
