@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tilebag needs Python 3.11 or newer")'
 	@$(PYTHON) -m venv $(VENV) || { echo "could not create a virtual environment: on Debian, apt-get install python3-venv"; exit 1; }
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[full-screen]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[full-screen,server]'
 	@touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed

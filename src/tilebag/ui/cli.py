@@ -332,6 +332,19 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "serve",
+        "serve online games over HTTP and WebSockets (the server extra)",
+        "tilebag.ui.cmd_serve:serve",
+        (
+            arg("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"),
+            arg("--port", type=int, default=8000, help="port to listen on (default 8000)"),
+            arg("--db", metavar="URL", help="database: sqlite:///FILE or postgresql://... (default: a file in the user's data folder)"),
+            arg("--broker", metavar="URL", help="fan-out between server processes (default: in this process)"),
+            arg("--allow-seeds", action="store_true", help="accept a seed when a game is created (tests, teaching)"),
+        ),
+        description="Serve games that people play from their own devices: see docs/api.md.",
+    ),
+    Command(
         "info",
         "show the version, the move generator core in use and where lexicons are cached",
         "tilebag.ui.cmd_info:info",

@@ -1,0 +1,215 @@
+"""The HTTP and WebSocket API of ``tilebag serve`` (FastAPI), as
+``docs/api.md`` describes it.
+
+Every request that acts names its seat with ``Authorization: Bearer
+TOKEN``; without one a client is an observer. Refused requests get a 4xx
+status and ``{"error": reason}``, are logged (never with a token), and
+change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+
+from tilebag.formats import gcg
+from tilebag.game import GameState
+from tilebag.server.rooms import Room, RoomError, Rooms
+from tilebag.server.views import event_message, view
+
+LOGGER = logging.getLogger("tilebag.server")
+
+MAX_BODY_BYTES = 16 * 1024
+"""The largest request body the server reads."""
+
+
+def _token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+class _BodyLimit(BaseHTTPMiddleware):
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            return JSONResponse({"error": f"a request body is at most {MAX_BODY_BYTES} bytes"}, status_code=413)
+        return await call_next(request)
+
+
+def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
+    """The API over these rooms."""
+    app = FastAPI(title="tilebag", description="Online play of the SCRABBLE crossword game (see docs/api.md).")
+    app.add_middleware(_BodyLimit)
+
+    @app.exception_handler(RoomError)
+    async def refused(request: Request, err: RoomError) -> JSONResponse:
+        LOGGER.info("refused %s %s: %s %s", request.method, request.url.path, err.status, err)
+        return JSONResponse({"error": str(err)}, status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, err: RequestValidationError) -> JSONResponse:
+        LOGGER.info("refused %s %s: malformed request", request.method, request.url.path)
+        return JSONResponse({"error": "malformed request: send a JSON object as docs/api.md shows"}, status_code=400)
+
+    def room_of(game_id: str) -> Room:
+        room = rooms.load(game_id)
+        if room is None:
+            raise RoomError(404, "no such game")
+        return room
+
+    async def body(request: Request) -> dict[str, Any]:
+        try:
+            data = await request.json()
+        except ValueError:
+            raise RoomError(400, "malformed request: the body is not JSON") from None
+        if not isinstance(data, dict):
+            raise RoomError(400, "malformed request: send a JSON object")
+        return data
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(request: Request) -> dict[str, object]:
+        data = await body(request)
+        seats = data.get("seats")
+        if not isinstance(seats, list):
+            raise RoomError(400, 'seats must be a list such as [{"name": "alice"}, {"bot": "static"}]')
+        seed = data.get("seed")
+        if seed is not None and not allow_seeds:
+            raise RoomError(400, "this server does not take seeds (start it with --allow-seeds)")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63):
+            raise RoomError(400, "a seed is a whole number from 0")
+        setup: dict[str, object] = {key: data[key] for key in ("rules", "options", "lexicon") if key in data}
+        game_seed = seed if seed is not None else secrets.randbits(62)
+        room, tokens = await asyncio.to_thread(rooms.create, seats, setup, game_seed)
+        base = str(request.base_url).rstrip("/")
+        return {
+            "id": room.game_id,
+            "seats": [
+                {
+                    "seat": row.seat,
+                    "name": row.name,
+                    "kind": row.kind,
+                    **(
+                        {"token": tokens[row.seat], "url": f"{base}/games/{room.game_id}?token={tokens[row.seat]}"}
+                        if row.seat in tokens
+                        else {}
+                    ),
+                }
+                for row in room.seats
+            ],
+        }
+
+    @app.get("/api/games")
+    async def lobby() -> list[dict[str, object]]:
+        found = []
+        for game_id in rooms.store.game_ids():
+            room = rooms.load(game_id)
+            if room is None:
+                continue
+            found.append(
+                {
+                    "id": game_id,
+                    "status": view(room, None)["status"],
+                    "rules": room.game.rules.name,
+                    "seats": [{"seat": r.seat, "name": r.name, "kind": r.kind} for r in room.seats],
+                }
+            )
+        return found
+
+    @app.get("/api/games/{game_id}")
+    async def game_view(game_id: str, request: Request) -> dict[str, object]:
+        room = room_of(game_id)
+        return view(room, room.seat_of(_token(request)))
+
+    @app.post("/api/games/{game_id}/actions")
+    async def act(game_id: str, request: Request) -> dict[str, object]:
+        room = room_of(game_id)
+        seat = room.seat_of(_token(request))
+        data = await body(request)
+        action = data.get("action")
+        if not isinstance(action, str):
+            raise RoomError(400, 'send {"action": "8D WORD"} (a move in GCG notation, challenge, resign or accept)')
+        await asyncio.to_thread(rooms.act, room, seat, action)
+        return view(room, seat)
+
+    @app.post("/api/games/{game_id}/chat")
+    async def chat(game_id: str, request: Request) -> dict[str, object]:
+        room = room_of(game_id)
+        seat = room.seat_of(_token(request))
+        data = await body(request)
+        said = await asyncio.to_thread(rooms.say, room, seat, str(data.get("text", "")))
+        return {"seq": said.seq, "seat": said.seat, "text": said.text}
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(game_id: str, request: Request) -> dict[str, object]:
+        room = room_of(game_id)
+        data = await body(request)
+        seat, token = await asyncio.to_thread(rooms.join, room, str(data.get("name", "")))
+        base = str(request.base_url).rstrip("/")
+        return {"seat": seat, "token": token, "url": f"{base}/games/{game_id}?token={token}"}
+
+    @app.get("/api/games/{game_id}/gcg", response_class=PlainTextResponse)
+    async def record(game_id: str) -> str:
+        room = room_of(game_id)
+        written = room.game.record()
+        if room.game.state is not GameState.OVER:
+            written.final_racks = {}
+            for event in written.events:
+                event.rack = None
+        return gcg.dumps(written)
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def follow(websocket: WebSocket, game_id: str) -> None:
+        room = rooms.load(game_id)
+        token = websocket.query_params.get("token")
+        if room is None:
+            await websocket.close(code=4404, reason="no such game")
+            return
+        try:
+            seat = room.seat_of(token)
+        except RoomError as err:
+            await websocket.close(code=4401, reason=str(err))
+            return
+        await websocket.accept()
+        loop = asyncio.get_running_loop()
+        changed = asyncio.Event()
+
+        def notify(_: Room) -> None:
+            loop.call_soon_threadsafe(changed.set)
+
+        sent_events = len(room.table.log)
+        sent_chat = len(room.chat)
+        room.listeners.append(notify)
+        try:
+            await websocket.send_json({"type": "hello", "seq": room.seq, "view": view(room, seat)})
+            while True:
+                await changed.wait()
+                changed.clear()
+                with room.lock:
+                    events = room.table.log[sent_events:]
+                    chats = room.chat[sent_chat:]
+                    sent_events += len(events)
+                    sent_chat += len(chats)
+                    messages = [event_message(room, e, seat) for e in events]
+                    messages += [{"type": "Chat", "seat": c.seat, "name": c.name, "text": c.text} for c in chats]
+                    state = view(room, seat)
+                for message in messages:
+                    message["seq"] = room.seq
+                    await websocket.send_json(message)
+                await websocket.send_json({"type": "view", "seq": room.seq, "view": state})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if notify in room.listeners:
+                room.listeners.remove(notify)
+
+    return app

@@ -1,0 +1,50 @@
+"""``tilebag serve``: the server process."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import threading
+
+from tilebag.server.store import Store, default_database
+
+
+def database_url(given: str | None) -> tuple[str, str]:
+    """The database URL to use and how to say where it is."""
+    if given:
+        if given.startswith("postgresql://"):
+            return "postgresql+psycopg://" + given.removeprefix("postgresql://"), given.split("@")[-1]
+        return given, given
+    path = default_database()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}", str(path)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Start the server; the exit status."""
+    import uvicorn
+
+    from tilebag.server.app import create_app
+    from tilebag.server.rooms import Rooms
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    url, where = database_url(args.db)
+    store = Store(url)
+    rooms = Rooms(store)
+    print(f"tilebag serve: games in {where}", file=sys.stderr)
+
+    def wake_bots() -> None:
+        # games a restart interrupted: load them, and let the bots whose turn it was move again
+        for game_id in store.game_ids(status="playing"):
+            room = rooms.load(game_id)
+            if room is not None:
+                rooms.advance(room)
+
+    wake_bots()
+    app = create_app(rooms, allow_seeds=args.allow_seeds)
+    print(f"tilebag serve: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
+    threading.current_thread().name = "tilebag-serve"
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

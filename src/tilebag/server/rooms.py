@@ -1,0 +1,347 @@
+"""A room: one game on the server, a :class:`~tilebag.table.Table` whose
+every accepted action is written to the store before anything is said of
+it, and the seats' tokens that say who may act.
+
+A room is rebuilt from its stored setup and actions alone
+(:meth:`Room.rebuild`): the bag is seeded, and the actions (the bots' moves
+among them, as they were played) replay to the same board, racks, bag
+order, scores and clocks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tilebag.engine.players import BOTS, make_bot
+from tilebag.errors import IllegalMoveError, InvalidMoveError, TilebagError
+from tilebag.game import Game, GameState
+from tilebag.lexicon import Lexicon, default_lexicon, load_lexicon
+from tilebag.move import MoveKind
+from tilebag.rules import Rules, RulesError, find_rules
+from tilebag.server.store import MAX_CHAT, MAX_NAME, SeatRow, Store
+from tilebag.table import Challenged, EndAccepted, Played, Resigned, Table, TableEvent, TimeUp
+
+LOGGER = logging.getLogger("tilebag.server")
+
+MAX_ACTION_CHARS = 200
+"""The longest action text a client may send."""
+
+
+class RoomError(TilebagError):
+    """An action refused: :attr:`status` is the HTTP status that says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def hash_token(token: str) -> str:
+    """What the store keeps of a seat's token (never the token itself)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Chat:
+    seq: int
+    seat: int
+    name: str
+    text: str
+
+
+@dataclass
+class Room:
+    """One game: its table, its seats' tokens (hashed), and what was said."""
+
+    game_id: str
+    table: Table
+    seats: list[SeatRow]
+    setup: dict[str, object]
+    chat: list[Chat] = field(default_factory=list)
+    seq: int = 0
+    """The last stored action's sequence number."""
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    listeners: list[Callable[[Room], None]] = field(default_factory=list)
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to (``None`` for none: an observer).
+
+        :raises RoomError: (401) for a token that is no seat's.
+        """
+        if not token:
+            return None
+        digest = hash_token(token)
+        for row in self.seats:
+            if row.token_hash is not None and hmac.compare_digest(row.token_hash, digest):
+                return row.seat
+        raise RoomError(401, "that token is no seat's in this game")
+
+
+def rules_of(setup: dict[str, object]) -> Rules:
+    """The rules a game's setup names: a preset changed by options.
+
+    :raises RoomError: (400) naming what is wrong.
+    """
+    try:
+        rules = find_rules(str(setup.get("rules") or "standard"))
+        options = setup.get("options") or {}
+        if not isinstance(options, dict):
+            raise RoomError(400, "options must be an object of rules options")
+        return rules.with_options({str(k): str(v) for k, v in options.items()})
+    except (RulesError, ValueError) as err:
+        raise RoomError(400, str(err)) from None
+
+
+class Rooms:
+    """Every game the server holds, each rebuilt from the store when first asked for."""
+
+    def __init__(self, store: Store, *, lexicons: dict[str, Lexicon] | None = None) -> None:
+        self.store = store
+        self._rooms: dict[str, Room] = {}
+        self._lock = threading.Lock()
+        self._lexicons = dict(lexicons or {})
+
+    def lexicon(self, name: str | None) -> Lexicon:
+        key = name or "default"
+        found = self._lexicons.get(key)
+        if found is None:
+            try:
+                found = default_lexicon() if name is None else load_lexicon(name)
+            except (TilebagError, OSError) as err:
+                raise RoomError(400, f"no lexicon {name!r} on this server: {err}") from None
+            self._lexicons[key] = found
+        return found
+
+    # -- making and finding games -------------------------------------------
+
+    def create(self, seats: list[dict[str, object]], setup: dict[str, object], seed: int) -> tuple[Room, dict[int, str]]:
+        """A new game; the tokens of its people's seats (given out once).
+
+        :raises RoomError: (400) for seats or rules that do not make a game.
+        """
+        rules = rules_of(setup)
+        if not rules.min_players <= len(seats) <= rules.max_players or len(seats) < 2:
+            raise RoomError(400, f"{len(seats)} seats: a game on the server takes 2 to {rules.max_players}")
+        rows: list[SeatRow] = []
+        tokens: dict[int, str] = {}
+        names: list[str] = []
+        for index, spec in enumerate(seats):
+            if not isinstance(spec, dict):
+                raise RoomError(400, f"seat {index}: a seat is an object such as {{\"name\": \"alice\"}}")
+            bot = spec.get("bot")
+            if bot is not None:
+                kind = str(bot).lower()
+                if kind not in BOTS:
+                    raise RoomError(400, f"seat {index}: unknown bot {str(bot)[:40]!r}; known: {', '.join(sorted(BOTS))}")
+                name = f"{kind.capitalize()} bot" + (f" {index + 1}" if any(r.bot == kind for r in rows) else "")
+                rows.append(SeatRow(index, name, "bot", kind, None))
+            elif spec.get("open"):
+                rows.append(SeatRow(index, f"Seat {index + 1}", "open", None, None))
+            else:
+                name = " ".join(str(spec.get("name") or "").split())
+                if not name or len(name) > MAX_NAME or not name.isprintable():
+                    raise RoomError(400, f"seat {index}: a name is 1 to {MAX_NAME} printable characters")
+                token = secrets.token_urlsafe(24)
+                tokens[index] = token
+                rows.append(SeatRow(index, name, "person", None, hash_token(token)))
+            names.append(rows[-1].name)
+        if len({n.casefold() for n in names}) != len(names):
+            raise RoomError(400, "seat names must differ")
+        lexicon_name = setup.get("lexicon")
+        self.lexicon(lexicon_name if isinstance(lexicon_name, str) else None)
+        game_id = self.store.create_game(setup, seed, rows)
+        room = self.load(game_id)
+        assert room is not None
+        self.advance(room)
+        return room, tokens
+
+    def load(self, game_id: str) -> Room | None:
+        """The room of a game (rebuilt from the store the first time), or ``None``."""
+        with self._lock:
+            room = self._rooms.get(game_id)
+            if room is not None:
+                return room
+            stored = self.store.game(game_id)
+            if stored is None:
+                return None
+            setup, seed, _ = stored
+            room = self.rebuild(game_id, setup, seed)
+            self._rooms[game_id] = room
+            return room
+
+    def rebuild(self, game_id: str, setup: dict[str, object], seed: int) -> Room:
+        """A game as its stored setup and actions make it."""
+        seats = self.store.seats(game_id)
+        rules = rules_of(setup)
+        lexicon_name = setup.get("lexicon")
+        lexicon = self.lexicon(lexicon_name if isinstance(lexicon_name, str) else None)
+        game = Game([row.name for row in seats], rules=rules, lexicon=lexicon, seed=seed, first=0)
+        bots = {row.seat: make_bot(row.bot or "static", row.name) for row in seats if row.kind == "bot"}
+        table = Table(game, bots, details=True)
+        room = Room(game_id, table, seats, setup)
+        for action in self.store.actions(game_id):
+            room.seq = action.seq
+            if action.kind == "chat":
+                room.chat.append(Chat(action.seq, action.seat, seats[action.seat].name, action.text))
+            elif action.kind == "join":
+                continue
+            else:
+                self._apply(room, action.seat, action.kind, action.text, action.seconds)
+        return room
+
+    # -- acting ---------------------------------------------------------------------
+
+    def _apply(self, room: Room, seat: int, kind: str, text: str, seconds: float | None) -> list[TableEvent]:
+        table, game = room.table, room.game
+        if kind == "move":
+            return table.play(seat, game.parse_move(text), seconds=seconds)
+        if kind == "challenge":
+            return table.challenge(seat)
+        if kind == "accept":
+            return table.accept(seat)
+        if kind == "resign":
+            return table.resign(seat)
+        if kind == "timeout":
+            return table.time_out(seat, seconds=seconds)
+        raise RoomError(400, f"unknown action kind {kind!r}")
+
+    def act(self, room: Room, seat: int | None, text: str) -> list[TableEvent]:
+        """Apply a client's action for ``seat``, store it, then let the bots
+        whose turn it is move (each of their actions stored too).
+
+        :raises RoomError: 403 for an observer, 400 for a malformed action,
+            409 for an action out of turn or after the end, 422 for a move
+            the rules refuse; the game is unchanged.
+        """
+        if seat is None:
+            raise RoomError(403, "observers cannot act: join a seat with its token")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_ACTION_CHARS:
+            raise RoomError(400, f"an action is 1 to {MAX_ACTION_CHARS} characters of GCG notation or a command")
+        words = text.strip()
+        command = words.lower()
+        with room.lock:
+            game = room.game
+            if game.state is GameState.OVER:
+                raise RoomError(409, f"the game is over: {game.result_text()}")
+            if command in ("challenge", "resign"):
+                kind = command
+            elif game.state is GameState.FINAL_CHALLENGE and command in ("accept", "-", ""):
+                kind = "accept"
+            else:
+                kind = "move"
+                if room.table.seat_to_act() != seat:
+                    raise RoomError(409, f"it is {game.players[room.table.seat_to_act()].name}'s turn, not yours")
+            events = self._commit(room, seat, kind, words)
+            events += self.advance(room)
+        return events
+
+    def _commit(self, room: Room, seat: int, kind: str, text: str) -> list[TableEvent]:
+        """Apply an action, then store it (with the time the table counted)
+        before anything is said of it; if it cannot be stored, take it back."""
+        game = room.game
+        depth = len(game.move_stack)
+        log = len(room.table.log)
+        try:
+            events = self._apply(room, seat, kind, text, None)
+        except InvalidMoveError as err:
+            raise RoomError(400, f"not a move: {err}") from None
+        except IllegalMoveError as err:
+            refused = err.reason.name in ("WRONG_PLAYER", "GAME_OVER", "NOTHING_TO_CHALLENGE", "CHALLENGE_NOT_ALLOWED")
+            raise RoomError(409 if refused else 422, str(err)) from None
+        try:
+            self._store(room, seat, events)
+        except Exception:
+            while len(game.move_stack) > depth:
+                game.pop()
+            del room.table.log[log:]
+            raise
+        return events
+
+    def _store(self, room: Room, seat: int, events: list[TableEvent]) -> None:
+        """Write the actions these events are the result of, so that they
+        replay to the same game, and tell the room's listeners."""
+        game = room.game
+        for event in events:
+            if isinstance(event, Played):
+                move = event.move
+                text = event.notation if move.kind is MoveKind.PLACE else move.gcg(game.alphabet, game.layout)
+                room.seq = self.store.add_action(room.game_id, event.seat, "move", text, event.seconds)
+            elif isinstance(event, TimeUp):
+                room.seq = self.store.add_action(room.game_id, event.seat, "timeout", "", event.took)
+            elif isinstance(event, Challenged):
+                room.seq = self.store.add_action(room.game_id, event.seat, "challenge", "", None)
+            elif isinstance(event, EndAccepted):
+                room.seq = self.store.add_action(room.game_id, event.seat, "accept", "", None)
+            elif isinstance(event, Resigned):
+                room.seq = self.store.add_action(room.game_id, event.seat, "resign", "", None)
+        if game.state is GameState.OVER:
+            self.store.set_status(room.game_id, "over")
+        else:
+            room.table.start_timing()
+        for listener in list(room.listeners):
+            listener(room)
+
+    def advance(self, room: Room) -> list[TableEvent]:
+        """Let the bots whose turn it is act, each action stored as it is made."""
+        events: list[TableEvent] = []
+        with room.lock:
+            while room.table.bot_to_act() is not None:
+                seat = room.table.seat_to_act()
+                made = room.table.bot_turn()
+                if not made:
+                    break
+                self._store(room, seat, made)
+                events += made
+        return events
+
+    def join(self, room: Room, name: str) -> tuple[int, str]:
+        """Give the next open seat to ``name``: its seat and token.
+
+        :raises RoomError: 400 for a bad name, 409 when no seat is open.
+        """
+        name = " ".join(name.split())
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise RoomError(400, f"a name is 1 to {MAX_NAME} printable characters")
+        with room.lock:
+            open_seats = [row for row in room.seats if row.kind == "open"]
+            if not open_seats:
+                raise RoomError(409, "no seat is open in this game")
+            if any(row.name.casefold() == name.casefold() for row in room.seats if row.kind != "open"):
+                raise RoomError(400, "another seat has that name")
+            row = open_seats[0]
+            token = secrets.token_urlsafe(24)
+            self.store.take_seat(room.game_id, row.seat, name, hash_token(token))
+            room.seq = self.store.add_action(room.game_id, row.seat, "join", name, None)
+            room.seats[row.seat] = SeatRow(row.seat, name, "person", None, hash_token(token))
+            room.game.players[row.seat].name = name
+            for listener in list(room.listeners):
+                listener(room)
+        return row.seat, token
+
+    def say(self, room: Room, seat: int | None, text: str) -> Chat:
+        """A chat message from a seat.
+
+        :raises RoomError: 403 for an observer, 400 for an empty or too long message.
+        """
+        if seat is None:
+            raise RoomError(403, "observers cannot chat")
+        message = " ".join(str(text).split())
+        if not message or len(message) > MAX_CHAT:
+            raise RoomError(400, f"a chat message is 1 to {MAX_CHAT} characters")
+        with room.lock:
+            seq = self.store.add_action(room.game_id, seat, "chat", message, None)
+            room.seq = seq
+            chat = Chat(seq, seat, room.seats[seat].name, message)
+            room.chat.append(chat)
+            for listener in list(room.listeners):
+                listener(room)
+        return chat

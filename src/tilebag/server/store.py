@@ -1,0 +1,208 @@
+"""The server's database: games, their seats and every accepted action, in
+SQLAlchemy 2 tables whose schema Alembic migrates (applied at start).
+
+A game is stored as what it was made from (seats, rules, lexicon name,
+seed) and the list of actions accepted since, in order. That is enough to
+rebuild it exactly: the seeded bag and the actions give the same board,
+racks, bag order, scores and clocks (:meth:`tilebag.server.rooms.Room.rebuild`).
+
+>>> store = Store("sqlite://")
+>>> game_id = store.create_game({"rules": "standard"}, 7, [SeatRow(0, "alice", "person", None, "h")])
+>>> store.add_action(game_id, 0, "move", "8D WORD", 1.5)
+1
+>>> [(a.seq, a.kind, a.text) for a in store.actions(game_id)]
+[(1, 'move', '8D WORD')]
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, select
+from sqlalchemy.engine import Engine as SqlEngine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+MAX_NAME = 40
+"""The longest seat name."""
+
+MAX_CHAT = 500
+"""The longest chat message."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameTable(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created: Mapped[str] = mapped_column(String(40))
+    setup: Mapped[str] = mapped_column(Text)
+    """The game's setup as JSON: rules preset and options, lexicon, seats."""
+    seed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20), default="playing")
+
+
+class SeatTable(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
+    kind: Mapped[str] = mapped_column(String(10))
+    """``person``, ``bot`` or ``open`` (a person's seat not taken yet)."""
+    bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionTable(Base):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(10))
+    """``move``, ``challenge``, ``accept``, ``resign``, ``timeout``, ``chat``, ``join``."""
+    text: Mapped[str] = mapped_column(Text, default="")
+    seconds: Mapped[float | None] = mapped_column(nullable=True)
+    created: Mapped[str] = mapped_column(String(40))
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    kind: str
+    bot: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seq: int
+    seat: int
+    kind: str
+    text: str
+    seconds: float | None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def migrate(url: str) -> None:
+    """Bring the database's schema up to date (Alembic, applied at start)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("tilebag.server") / "migrations"))
+    config.set_main_option("sqlalchemy.url", url)
+    command.upgrade(config, "head")
+
+
+class Store:
+    """The games, seats and actions in one database (its URL: SQLite or PostgreSQL)."""
+
+    def __init__(self, url: str, *, migrate_schema: bool = True) -> None:
+        self.url = url
+        if url.startswith("sqlite"):
+            self.engine: SqlEngine = create_engine(url, connect_args={"check_same_thread": False})
+
+            @event.listens_for(self.engine, "connect")
+            def _sqlite_pragmas(connection: object, _: object) -> None:
+                cursor = connection.cursor()  # type: ignore[attr-defined]
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=FULL")
+                cursor.close()
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True)
+        if url in ("sqlite://", "sqlite:///:memory:"):
+            Base.metadata.create_all(self.engine)  # a memory database: the schema as it is now
+        elif migrate_schema:
+            migrate(url)
+        self._lock = threading.Lock()
+
+    def create_game(self, setup: dict[str, object], seed: int, seats: list[SeatRow]) -> str:
+        game_id = secrets.token_urlsafe(8)
+        with Session(self.engine) as session, session.begin():
+            session.add(GameTable(id=game_id, created=_now(), setup=json.dumps(setup), seed=seed, status="playing"))
+            for seat in seats:
+                session.add(
+                    SeatTable(
+                        game_id=game_id,
+                        seat=seat.seat,
+                        name=seat.name,
+                        kind=seat.kind,
+                        bot=seat.bot,
+                        token_hash=seat.token_hash,
+                    )
+                )
+        return game_id
+
+    def add_action(self, game_id: str, seat: int, kind: str, text: str, seconds: float | None) -> int:
+        """Write an accepted action (committed before this returns); its sequence number."""
+        with self._lock, Session(self.engine) as session, session.begin():
+            last = session.scalar(
+                select(ActionTable.seq).where(ActionTable.game_id == game_id).order_by(ActionTable.seq.desc()).limit(1)
+            )
+            seq = (last or 0) + 1
+            session.add(
+                ActionTable(game_id=game_id, seq=seq, seat=seat, kind=kind, text=text, seconds=seconds, created=_now())
+            )
+        return seq
+
+    def take_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(SeatTable, (game_id, seat))
+            if row is None:
+                raise KeyError(seat)
+            row.name, row.kind, row.token_hash = name, "person", token_hash
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(GameTable, game_id)
+            if row is not None:
+                row.status = status
+
+    def game(self, game_id: str) -> tuple[dict[str, object], int, str] | None:
+        """A game's setup, seed and status, or ``None``."""
+        with Session(self.engine) as session:
+            row = session.get(GameTable, game_id)
+            if row is None:
+                return None
+            return json.loads(row.setup), row.seed, row.status
+
+    def seats(self, game_id: str) -> list[SeatRow]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(SeatTable).where(SeatTable.game_id == game_id).order_by(SeatTable.seat))
+            return [SeatRow(r.seat, r.name, r.kind, r.bot, r.token_hash) for r in rows]
+
+    def actions(self, game_id: str) -> list[ActionRow]:
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(ActionTable).where(ActionTable.game_id == game_id).order_by(ActionTable.seq)
+            )
+            return [ActionRow(r.seq, r.seat, r.kind, r.text, r.seconds) for r in rows]
+
+    def game_ids(self, *, status: str | None = None) -> list[str]:
+        with Session(self.engine) as session:
+            query = select(GameTable.id).order_by(GameTable.created)
+            if status is not None:
+                query = query.where(GameTable.status == status)
+            return list(session.scalars(query))
+
+
+def default_database() -> Path:
+    """The SQLite file used when no ``--db`` is given: in the user's data folder."""
+    import os
+
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "tilebag" / "tilebag.db"

@@ -1,0 +1,140 @@
+"""What each client may see of a game, as JSON data.
+
+A seat's view holds its own rack and no other; an observer's holds no rack
+(the count of unseen tiles only); once the game is over everything is
+shown. Events are told the same way: an exchange is a count of tiles to
+everyone but the seat that made it, and no event holds a rack before the
+end. Nothing here reads a token: the room has said which seat asks.
+"""
+
+from __future__ import annotations
+
+from tilebag.formats import cgp
+from tilebag.game import GameState
+from tilebag.record import EventKind
+from tilebag.server.rooms import Room
+from tilebag.table import (
+    BotRefused,
+    BotStalled,
+    Challenged,
+    EndAccepted,
+    GameEnded,
+    Played,
+    Resigned,
+    TableEvent,
+    TimeUp,
+    TurnMissed,
+    Undone,
+)
+
+STATUS = {GameState.PLAYING: "playing", GameState.FINAL_CHALLENGE: "final-challenge", GameState.OVER: "over"}
+
+
+def board_field(room: Room) -> str:
+    """The CGP board field: rows joined by ``/``, digits for empty runs, lower case for blanks."""
+    game = room.game
+    position = cgp.position_from(game.board, [[], []], [0, 0])
+    return cgp.dumps(position).split(" ", 1)[0]
+
+
+def view(room: Room, seat: int | None) -> dict[str, object]:
+    """The game as ``seat`` sees it (``None``: an observer)."""
+    game = room.game
+    table = room.table
+    over = game.state is GameState.OVER
+    alphabet = game.alphabet
+    data: dict[str, object] = {
+        "id": room.game_id,
+        "seq": room.seq,
+        "status": STATUS[game.state],
+        "board": board_field(room),
+        "scores": game.scores,
+        "turn": None if over else table.seat_to_act(),
+        "bag": len(game.bag),
+        "seats": [
+            {"seat": row.seat, "name": row.name, "kind": row.kind, "bot": row.bot, "tiles": len(game.rack(row.seat))}
+            for row in room.seats
+        ],
+        "you": seat,
+        "rules": {"name": game.rules.name, "options": game.rules.describe()},
+        "clocks": _clocks(room),
+        "events": events_of(room, seat),
+        "chat": [{"seq": c.seq, "seat": c.seat, "name": c.name, "text": c.text} for c in room.chat],
+    }
+    if seat is not None:
+        data["rack"] = alphabet.format_rack(game.rack(seat))
+        data["unseen"] = alphabet.format_rack(game.unseen(seat))
+    else:
+        data["unseen_count"] = len(game.bag) + sum(len(game.rack(i)) for i in range(len(game.players)))
+    if over:
+        data["result"] = game.result_text()
+        data["racks"] = [alphabet.format_rack(game.rack(i)) for i in range(len(game.players))]
+    return data
+
+
+def _clocks(room: Room) -> dict[str, object] | None:
+    rules = room.game.rules
+    if rules.turn_time is None and rules.game_clock is None:
+        return None
+    clocks = room.game.clocks
+    return {
+        "turn_time": rules.turn_time,
+        "game_clock": rules.game_clock,
+        "used": list(clocks.used),
+        "turn_elapsed": clocks.turn_elapsed,
+    }
+
+
+def events_of(room: Room, seat: int | None) -> list[dict[str, object]]:
+    """The game's events as ``seat`` may see them: each play in GCG notation
+    with its score; exchanges by count to the others; racks only once the
+    game is over."""
+    game = room.game
+    over = game.state is GameState.OVER
+    alphabet, layout = game.alphabet, game.layout
+    out: list[dict[str, object]] = []
+    for event in game.events:
+        item: dict[str, object] = {"seat": event.player, "kind": event.kind.value, "score": event.score, "total": event.total}
+        move = event.move
+        if move is not None:
+            if event.kind is EventKind.EXCHANGE and not over and event.player != seat:
+                item["move"] = f"-{len(move.tiles)}"
+            elif event.kind is EventKind.PLACE:
+                item["move"] = move.gcg(alphabet, layout)
+            else:
+                item["move"] = move.gcg(alphabet, layout)
+        if over and event.rack is not None:
+            item["rack"] = alphabet.format_rack(event.rack)
+        elif event.rack is not None and event.player == seat:
+            item["rack"] = alphabet.format_rack(event.rack)
+        if event.end_rack and over:
+            item["end_rack"] = alphabet.format_rack(event.end_rack)
+        out.append(item)
+    return out
+
+
+def event_message(room: Room, event: TableEvent, seat: int | None) -> dict[str, object]:
+    """A table event as a WebSocket message to ``seat`` (an exchange's tiles
+    only to the seat that made it)."""
+    kind = type(event).__name__
+    data: dict[str, object] = {"type": kind, "seat": event.seat}
+    if isinstance(event, Played):
+        shown = event if event.seat == seat or room.game.state is GameState.OVER else event.public()
+        data.update(
+            move=shown.notation or shown.move.gcg(room.game.alphabet, room.game.layout),
+            score=shown.score,
+            total=shown.total,
+            words=[list(w) for w in shown.words],
+            exchanged=shown.exchanged,
+        )
+    elif isinstance(event, Challenged):
+        data.update(player=event.player, play=event.play, valid=event.result.valid, phonies=list(event.result.phonies))
+    elif isinstance(event, TimeUp):
+        data.update(took=round(event.took, 1), limit=event.limit)
+    elif isinstance(event, EndAccepted):
+        data.update(player=event.player, play=event.play)
+    elif isinstance(event, GameEnded):
+        data.update(result=room.game.result_text(), scores=list(event.outcome.scores))
+    elif isinstance(event, (TurnMissed, Resigned, BotRefused, BotStalled, Undone)):
+        pass
+    return data

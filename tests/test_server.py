@@ -1,0 +1,285 @@
+"""``tilebag serve`` as a real process: games played through the HTTP API
+and a WebSocket, every payload checked for another seat's tiles, refused
+requests that change nothing, and a ``kill -9`` in the middle of a game."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+httpx = pytest.importorskip("httpx", reason="the server tests need the test extra (httpx)")
+pytest.importorskip("fastapi", reason="the server tests need the server extra")
+
+from tilebag.engine import Engine  # noqa: E402
+from tilebag.formats import cgp  # noqa: E402
+from tilebag.lexicon import default_lexicon  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    port: int
+    db: Path
+    process: subprocess.Popen[str]
+
+    def start(self) -> None:
+        self.process = launch(self.port, self.db)
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
+def launch(port: int, db: Path) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tilebag", "serve", "--port", str(port), "--db", f"sqlite:///{db}", "--allow-seeds"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            pass
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped: {process.stdout.read() if process.stdout else ''}")
+        time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start in 60 s")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    port = free_port()
+    db = tmp_path / "games.db"
+    srv = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db))
+    yield srv
+    if srv.process.poll() is None:
+        srv.process.terminate()
+        try:
+            srv.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            srv.process.kill()
+
+
+def create(server: Server, seats: list[dict[str, object]], **extra: object) -> dict[str, object]:
+    response = httpx.post(f"{server.url}/api/games", json={"seats": seats, **extra})
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def get(server: Server, game: str, token: str | None = None) -> dict[str, object]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = httpx.get(f"{server.url}/api/games/{game}", headers=headers)
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def act(server: Server, game: str, token: str | None, action: object) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx.post(f"{server.url}/api/games/{game}/actions", json={"action": action}, headers=headers)
+
+
+ENGINE: Engine | None = None
+
+
+def best_action(view: dict[str, object]) -> str:
+    """The static bot's play from what the seat's view shows (the board and its own rack)."""
+    global ENGINE
+    if ENGINE is None:
+        ENGINE = Engine(default_lexicon().kwg)  # type: ignore[attr-defined]
+    rack = str(view["rack"])
+    position = cgp.parse(f"{view['board']} {rack or ''}/ 0/0 0")
+    best = ENGINE.best(position.board, position.rack, bag_count=int(view["bag"]))  # type: ignore[call-overload]
+    if best is None or best.move.kind.value == "pass":
+        return "-"
+    if best.move.kind.value == "exchange":
+        return best.move.gcg(position.board.alphabet)
+    return position.board.notation(best.move)
+
+
+def assert_private(payload: object, seat: int | None, racks: dict[int, str], over: bool) -> None:
+    """No payload for ``seat`` holds another seat's rack before the end."""
+    if over:
+        return
+    data = payload if isinstance(payload, dict) else {}
+    assert "racks" not in data
+    if seat is None:
+        assert "rack" not in data and "unseen" not in data
+    for event in data.get("events", []):  # type: ignore[union-attr]
+        assert "rack" not in event or event["seat"] == seat
+        if event.get("kind") == "exchange" and event["seat"] != seat:
+            assert str(event["move"]).lstrip("-").isdigit()
+    for other, rack in racks.items():
+        if other != seat and len(rack) >= 5:
+            assert f'"rack": "{rack}"' not in json.dumps(data)
+
+
+def test_a_person_plays_a_bot_to_the_end_and_the_record_checks(server: Server, tmp_path: Path) -> None:
+    made = create(server, [{"name": "alice"}, {"bot": "static"}], seed=11)
+    game, token = str(made["id"]), str(made["seats"][0]["token"])  # type: ignore[index]
+    assert "token" not in made["seats"][1]  # type: ignore[index]
+    for _ in range(60):
+        mine = get(server, game, token)
+        watched = get(server, game)
+        assert_private(watched, None, {0: str(mine.get("rack", ""))}, mine["status"] == "over")
+        if mine["status"] == "over":
+            break
+        if mine["status"] == "final-challenge":
+            response = act(server, game, token, "accept")
+        else:
+            response = act(server, game, token, best_action(mine))
+        assert response.status_code == 200, response.text
+    else:
+        pytest.fail("the game did not end in 60 actions")
+    final = get(server, game)
+    assert final["status"] == "over" and "result" in final and len(final["racks"]) == 2  # type: ignore[arg-type]
+    record = httpx.get(f"{server.url}/api/games/{game}/gcg").text
+    path = tmp_path / "game.gcg"
+    path.write_text(record, encoding="utf-8")
+    check = subprocess.run([sys.executable, "-m", "tilebag", "gcg", "check", str(path)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_refused_requests_change_nothing(server: Server) -> None:
+    made = create(server, [{"name": "alice"}, {"name": "bob"}], seed=3)
+    game = str(made["id"])
+    alice, bob = (str(seat["token"]) for seat in made["seats"])  # type: ignore[union-attr]
+    before = get(server, game, alice)
+    refusals = [
+        (act(server, game, "not-a-token", "-"), 401),
+        (act(server, game, None, "-"), 403),
+        (act(server, game, bob, "-"), 409),
+        (act(server, game, alice, "8A QQQQQQQ"), 422),
+        (act(server, game, alice, "Z99 NOPE"), 400),
+        (act(server, game, alice, 17), 400),
+        (act(server, game, alice, "x" * 500), 400),
+        (httpx.post(f"{server.url}/api/games/{game}/actions", content=b"{not json", headers={"Authorization": f"Bearer {alice}"}), 400),
+        (httpx.post(f"{server.url}/api/games/{game}/actions", content=b"x" * 20_000, headers={"Authorization": f"Bearer {alice}"}), 413),
+        (httpx.get(f"{server.url}/api/games/nosuchgame"), 404),
+        (httpx.post(f"{server.url}/api/games", json={"seats": [{"name": "a"}, {"name": "A"}]}), 400),
+        (httpx.post(f"{server.url}/api/games", json={"seats": [{"name": "a"}, {"bot": "grandmaster"}]}), 400),
+    ]
+    for response, status in refusals:
+        assert response.status_code == status, (response.status_code, response.text)
+        assert "error" in response.json()
+        assert alice not in response.text and bob not in response.text
+    assert get(server, game, alice) == before
+
+
+def test_a_seed_needs_the_servers_permission(tmp_path: Path) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tilebag", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'g.db'}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        seeded = httpx.post(f"http://127.0.0.1:{port}/api/games", json={"seats": [{"name": "a"}, {"name": "b"}], "seed": 1})
+        assert seeded.status_code == 400 and "--allow-seeds" in seeded.json()["error"]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_kill_9_then_restart_gives_back_the_game_exactly(server: Server) -> None:
+    made = create(server, [{"name": "alice"}, {"bot": "static"}], seed=21)
+    game, token = str(made["id"]), str(made["seats"][0]["token"])  # type: ignore[index]
+    for _ in range(4):
+        view = get(server, game, token)
+        assert act(server, game, token, best_action(view)).status_code == 200
+    httpx.post(f"{server.url}/api/games/{game}/chat", json={"text": "good luck"}, headers={"Authorization": f"Bearer {token}"})
+    before = get(server, game, token)
+    server.kill()
+    server.start()
+    after = get(server, game, token)
+    assert after == before
+    assert act(server, game, token, best_action(after)).status_code == 200  # and it goes on
+
+
+def test_a_seat_joins_an_open_game_and_a_websocket_follows_it(server: Server) -> None:
+    from websockets.sync.client import connect
+
+    made = create(server, [{"name": "alice"}, {"open": True}], seed=5)
+    game, alice = str(made["id"]), str(made["seats"][0]["token"])  # type: ignore[index]
+    joined = httpx.post(f"{server.url}/api/games/{game}/join", json={"name": "carol"})
+    assert joined.status_code == 200
+    carol = joined.json()["token"]
+    assert httpx.post(f"{server.url}/api/games/{game}/join", json={"name": "dave"}).status_code == 409
+    with connect(f"ws://127.0.0.1:{server.port}/api/games/{game}/ws?token={carol}") as ws, connect(
+        f"ws://127.0.0.1:{server.port}/api/games/{game}/ws"
+    ) as observer:
+        hello = json.loads(ws.recv(timeout=10))
+        assert hello["type"] == "hello" and hello["view"]["you"] == 1 and hello["view"]["seats"][1]["name"] == "carol"
+        assert "rack" not in json.loads(observer.recv(timeout=10))["view"]
+        view = get(server, game, alice)
+        assert act(server, game, alice, best_action(view)).status_code == 200
+        played = json.loads(ws.recv(timeout=10))
+        assert played["type"] == "Played" and played["seat"] == 0 and played["seq"] >= 1
+        seen = json.loads(observer.recv(timeout=10))
+        assert seen["type"] == "Played" and "rack" not in json.dumps(seen)
+        assert httpx.post(
+            f"{server.url}/api/games/{game}/chat", json={"text": "<b>hi</b>"}, headers={"Authorization": f"Bearer {carol}"}
+        ).status_code == 200
+        messages = [json.loads(ws.recv(timeout=10)) for _ in range(3)]
+        assert any(m["type"] == "Chat" and m["text"] == "<b>hi</b>" for m in messages)
+
+
+def test_random_bad_requests_get_a_4xx_and_change_nothing(server: Server) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    made = create(server, [{"name": "alice"}, {"name": "bob"}], seed=9)
+    game = str(made["id"])
+    alice = str(made["seats"][0]["token"])  # type: ignore[index]
+    before = get(server, game, alice)
+    junk = st.one_of(
+        st.binary(max_size=300),
+        st.text(max_size=300).map(lambda t: t.encode("utf-8")),
+        st.recursive(
+            st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=30)),
+            lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+            max_leaves=8,
+        ).map(lambda value: json.dumps(value).encode("utf-8")),
+    )
+    tokens = st.sampled_from([None, "nope", alice[:-1] + "x", "x" * 300])
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(body=junk, token=tokens, path=st.sampled_from(["actions", "chat", "join"]))
+    def bad(body: bytes, token: str | None, path: str) -> None:
+        headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+        response = httpx.post(f"{server.url}/api/games/{game}/{path}", content=body, headers=headers)
+        assert 400 <= response.status_code < 500, (response.status_code, response.text)
+        assert "error" in response.json()
+        assert alice not in response.text
+
+    bad()
+    assert get(server, game, alice) == before
