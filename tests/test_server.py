@@ -283,3 +283,31 @@ def test_random_bad_requests_get_a_4xx_and_change_nothing(server: Server) -> Non
 
     bad()
     assert get(server, game, alice) == before
+
+
+def test_the_servers_clock_ends_a_turn_and_ticks_to_the_players(server: Server) -> None:
+    from websockets.sync.client import connect
+
+    made = create(server, [{"name": "alice"}, {"name": "bob"}], options={"turn-time": "2"}, seed=4)
+    game, alice = str(made["id"]), str(made["seats"][0]["token"])  # type: ignore[index]
+    with connect(f"ws://127.0.0.1:{server.port}/api/games/{game}/ws?token={alice}") as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+        seen: list[dict[str, object]] = []
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not any(m["type"] == "TimeUp" for m in seen):
+            seen.append(json.loads(ws.recv(timeout=10)))
+    assert any(m["type"] == "clock" and m["seat"] == 0 for m in seen)
+    assert any(m["type"] == "TimeUp" and m["seat"] == 0 for m in seen)
+    view = get(server, game, alice)
+    assert view["turn"] == 1 and view["events"][0]["kind"] == "time out"  # type: ignore[index]
+
+
+def test_chat_is_rate_limited_per_seat(server: Server) -> None:
+    made = create(server, [{"name": "alice"}, {"name": "bob"}], seed=4)
+    game, alice = str(made["id"]), str(made["seats"][0]["token"])  # type: ignore[index]
+    statuses = [
+        httpx.post(f"{server.url}/api/games/{game}/chat", json={"text": f"hi {i}"}, headers={"Authorization": f"Bearer {alice}"}).status_code
+        for i in range(12)
+    ]
+    assert statuses[0] == 200 and 429 in statuses
+    assert len(get(server, game)["chat"]) == statuses.count(200)  # type: ignore[arg-type]

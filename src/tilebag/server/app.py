@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -21,8 +24,8 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from tilebag.formats import gcg
 from tilebag.game import GameState
-from tilebag.server.rooms import Room, RoomError, Rooms
-from tilebag.server.views import event_message, view
+from tilebag.server.rooms import Room, RoomError, Rooms, hash_token
+from tilebag.server.views import clock_message, event_message, view
 
 LOGGER = logging.getLogger("tilebag.server")
 
@@ -46,10 +49,57 @@ class _BodyLimit(BaseHTTPMiddleware):
         return await call_next(request)
 
 
+class RateLimit:
+    """At most ``burst`` requests at once per key, refilled at ``rate`` a second."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        tokens, last = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if tokens < 1:
+            self._buckets[key] = (tokens, now)
+            return False
+        self._buckets[key] = (tokens - 1, now)
+        if len(self._buckets) > 100_000:
+            self._buckets.clear()
+        return True
+
+
+CLOCK_CHECK_SECONDS = 0.25
+"""How often the server looks for turn timers that ran out."""
+
+
 def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
     """The API over these rooms."""
-    app = FastAPI(title="tilebag", description="Online play of the SCRABBLE crossword game (see docs/api.md).")
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        async def watch_clocks() -> None:
+            while True:
+                await asyncio.sleep(CLOCK_CHECK_SECONDS)
+                try:
+                    await asyncio.to_thread(rooms.check_clocks)
+                except Exception:  # a clock check must not stop the server
+                    LOGGER.exception("checking the clocks failed")
+
+        task = asyncio.create_task(watch_clocks())
+        yield
+        task.cancel()
+
+    app = FastAPI(
+        title="tilebag", description="Online play of the SCRABBLE crossword game (see docs/api.md).", lifespan=lifespan
+    )
     app.add_middleware(_BodyLimit)
+    actions_limit = RateLimit(rate=5.0, burst=20.0)
+    chat_limit = RateLimit(rate=1.0, burst=5.0)
+
+    def limited(limit: RateLimit, token: str | None, what: str) -> None:
+        if token and not limit.allow(hash_token(token)):
+            raise RoomError(429, f"too many {what}: wait a moment")
 
     @app.exception_handler(RoomError)
     async def refused(request: Request, err: RoomError) -> JSONResponse:
@@ -134,6 +184,7 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
     async def act(game_id: str, request: Request) -> dict[str, object]:
         room = room_of(game_id)
         seat = room.seat_of(_token(request))
+        limited(actions_limit, _token(request), "actions")
         data = await body(request)
         action = data.get("action")
         if not isinstance(action, str):
@@ -145,6 +196,7 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
     async def chat(game_id: str, request: Request) -> dict[str, object]:
         room = room_of(game_id)
         seat = room.seat_of(_token(request))
+        limited(chat_limit, _token(request), "chat messages")
         data = await body(request)
         said = await asyncio.to_thread(rooms.say, room, seat, str(data.get("text", "")))
         return {"seq": said.seq, "seat": said.seat, "text": said.text}
@@ -192,7 +244,13 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
         try:
             await websocket.send_json({"type": "hello", "seq": room.seq, "view": view(room, seat)})
             while True:
-                await changed.wait()
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout=1.0)
+                except TimeoutError:
+                    tick = clock_message(room)
+                    if tick is not None:
+                        await websocket.send_json(tick)
+                    continue
                 changed.clear()
                 with room.lock:
                     events = room.table.log[sent_events:]

@@ -303,6 +303,29 @@ class Rooms:
                 events += made
         return events
 
+    def loaded(self) -> list[Room]:
+        """The rooms in memory now."""
+        with self._lock:
+            return list(self._rooms.values())
+
+    def check_clocks(self) -> list[Room]:
+        """Make the turn a pass wherever a person's turn timer has run out,
+        by the server's clock (a client's says nothing); the rooms changed."""
+        changed = []
+        for room in self.loaded():
+            game = room.game
+            if game.rules.turn_time is None or game.state is not GameState.PLAYING:
+                continue
+            with room.lock:
+                table = room.table
+                seat = table.seat_to_act()
+                if table.is_bot(seat) or not table.over_time(table.elapsed()):
+                    continue
+                self._commit(room, seat, "timeout", "")
+                self.advance(room)
+                changed.append(room)
+        return changed
+
     def join(self, room: Room, name: str) -> tuple[int, str]:
         """Give the next open seat to ``name``: its seat and token.
 

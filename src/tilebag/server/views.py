@@ -85,6 +85,22 @@ def _clocks(room: Room) -> dict[str, object] | None:
     }
 
 
+def clock_message(room: Room) -> dict[str, object] | None:
+    """A clock tick for a game whose clocks run now (``None`` otherwise):
+    whose turn it is, what is left of the turn timer, each seat's time used."""
+    game = room.game
+    rules = game.rules
+    if game.state is not GameState.PLAYING or (rules.turn_time is None and rules.game_clock is None):
+        return None
+    table = room.table
+    elapsed = table.elapsed()
+    seat = table.seat_to_act()
+    used = list(game.clocks.used)
+    used[seat] += elapsed
+    left = None if rules.turn_time is None else max(0.0, rules.turn_time - game.clocks.turn_elapsed - elapsed)
+    return {"type": "clock", "seq": room.seq, "seat": seat, "turn_left": left, "used": [round(u, 1) for u in used]}
+
+
 def events_of(room: Room, seat: int | None) -> list[dict[str, object]]:
     """The game's events as ``seat`` may see them: each play in GCG notation
     with its score; exchanges by count to the others; racks only once the
