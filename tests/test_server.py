@@ -311,3 +311,21 @@ def test_chat_is_rate_limited_per_seat(server: Server) -> None:
     ]
     assert statuses[0] == 200 and 429 in statuses
     assert len(get(server, game)["chat"]) == statuses.count(200)  # type: ignore[arg-type]
+
+
+def test_a_rematch_gives_each_seat_its_own_token_and_turns_the_seats(server: Server) -> None:
+    made = create(server, [{"name": "alice"}, {"name": "bob"}], seed=8)
+    game = str(made["id"])
+    alice, bob = (str(seat["token"]) for seat in made["seats"])  # type: ignore[union-attr]
+    rematch = httpx.post(f"{server.url}/api/games/{game}/rematch", headers={"Authorization": f"Bearer {alice}"})
+    assert rematch.status_code == 409  # not before the end
+    assert act(server, game, alice, "resign").status_code == 200
+    first = httpx.post(f"{server.url}/api/games/{game}/rematch", headers={"Authorization": f"Bearer {alice}"}).json()
+    second = httpx.post(f"{server.url}/api/games/{game}/rematch", headers={"Authorization": f"Bearer {bob}"}).json()
+    assert first["id"] == second["id"] != game
+    assert (first["seat"], second["seat"]) == (1, 0) and first["token"] != second["token"]
+    again = httpx.post(f"{server.url}/api/games/{game}/rematch", headers={"Authorization": f"Bearer {alice}"})
+    assert again.status_code == 409
+    view = get(server, str(first["id"]), str(second["token"]))
+    assert [s["name"] for s in view["seats"]] == ["bob", "alice"] and view["turn"] == 0  # type: ignore[index]
+    assert httpx.post(f"{server.url}/api/games/{first['id']}/join", json={"name": "eve"}).status_code == 409

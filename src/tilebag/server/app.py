@@ -209,6 +209,14 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
         base = str(request.base_url).rstrip("/")
         return {"seat": seat, "token": token, "url": f"{base}/games/{game_id}?token={token}"}
 
+    @app.post("/api/games/{game_id}/rematch")
+    async def rematch(game_id: str, request: Request) -> dict[str, object]:
+        room = room_of(game_id)
+        seat = room.seat_of(_token(request))
+        new_room, place, token = await asyncio.to_thread(rooms.rematch, room, seat)
+        base = str(request.base_url).rstrip("/")
+        return {"id": new_room.game_id, "seat": place, "token": token, "url": f"{base}/games/{new_room.game_id}?token={token}"}
+
     @app.get("/api/games/{game_id}/gcg", response_class=PlainTextResponse)
     async def record(game_id: str) -> str:
         room = room_of(game_id)

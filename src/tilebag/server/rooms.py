@@ -65,6 +65,8 @@ class Room:
     chat: list[Chat] = field(default_factory=list)
     seq: int = 0
     """The last stored action's sequence number."""
+    rematch: str | None = None
+    """The game of the rematch, once a seat asked for one."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[Callable[[Room], None]] = field(default_factory=list)
 
@@ -145,7 +147,9 @@ class Rooms:
                 name = f"{kind.capitalize()} bot" + (f" {index + 1}" if any(r.bot == kind for r in rows) else "")
                 rows.append(SeatRow(index, name, "bot", kind, None))
             elif spec.get("open"):
-                rows.append(SeatRow(index, f"Seat {index + 1}", "open", None, None))
+                reserved = spec.get("reserved")
+                label = str(reserved) if isinstance(reserved, str) and reserved else f"Seat {index + 1}"
+                rows.append(SeatRow(index, label, "open", None, None))
             else:
                 name = " ".join(str(spec.get("name") or "").split())
                 if not name or len(name) > MAX_NAME or not name.isprintable():
@@ -194,6 +198,8 @@ class Rooms:
                 room.chat.append(Chat(action.seq, action.seat, seats[action.seat].name, action.text))
             elif action.kind == "join":
                 continue
+            elif action.kind == "rematch":
+                room.rematch = action.text
             else:
                 self._apply(room, action.seat, action.kind, action.text, action.seconds)
         return room
@@ -326,6 +332,46 @@ class Rooms:
                 changed.append(room)
         return changed
 
+    def rematch(self, room: Room, seat: int | None) -> tuple[Room, int, str]:
+        """The rematch of a finished game for ``seat``: the same seats, bots
+        and rules, the seats turned one place so that another player starts;
+        made by the first seat that asks. Each person's seat gets its token
+        when that person asks: the room, the seat and the token.
+
+        :raises RoomError: 403 for an observer, 409 before the end or when
+            the seat's place in the rematch is taken already.
+        """
+        if seat is None:
+            raise RoomError(403, "observers cannot ask for a rematch")
+        with room.lock:
+            if room.game.state is not GameState.OVER:
+                raise RoomError(409, "the game is not over")
+            count = len(room.seats)
+            if room.rematch is None:
+                seats: list[dict[str, object]] = []
+                for new in range(count):
+                    old = room.seats[(new + 1) % count]
+                    seats.append({"bot": old.bot} if old.kind == "bot" else {"open": True, "reserved": old.name})
+                made, _ = self.create(seats, dict(room.setup), secrets.randbits(62))
+                room.rematch = made.game_id
+                room.seq = self.store.add_action(room.game_id, seat, "rematch", made.game_id, None)
+                for listener in list(room.listeners):
+                    listener(room)
+            new_room = self.load(room.rematch)
+            assert new_room is not None
+        place = (seat - 1) % count
+        name = room.seats[seat].name
+        with new_room.lock:
+            row = new_room.seats[place]
+            if row.kind != "open":
+                raise RoomError(409, "your seat in the rematch is taken: use the token you were given")
+            token = secrets.token_urlsafe(24)
+            self.store.take_seat(new_room.game_id, place, name, hash_token(token))
+            new_room.seq = self.store.add_action(new_room.game_id, place, "join", name, None)
+            new_room.seats[place] = SeatRow(place, name, "person", None, hash_token(token))
+            new_room.game.players[place].name = name
+        return new_room, place, token
+
     def join(self, room: Room, name: str) -> tuple[int, str]:
         """Give the next open seat to ``name``: its seat and token.
 
@@ -335,7 +381,7 @@ class Rooms:
         if not name or len(name) > MAX_NAME or not name.isprintable():
             raise RoomError(400, f"a name is 1 to {MAX_NAME} printable characters")
         with room.lock:
-            open_seats = [row for row in room.seats if row.kind == "open"]
+            open_seats = [row for row in room.seats if row.kind == "open" and row.name == f"Seat {row.seat + 1}"]
             if not open_seats:
                 raise RoomError(409, "no seat is open in this game")
             if any(row.name.casefold() == name.casefold() for row in room.seats if row.kind != "open"):
