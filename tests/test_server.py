@@ -329,3 +329,32 @@ def test_a_rematch_gives_each_seat_its_own_token_and_turns_the_seats(server: Ser
     view = get(server, str(first["id"]), str(second["token"]))
     assert [s["name"] for s in view["seats"]] == ["bob", "alice"] and view["turn"] == 0  # type: ignore[index]
     assert httpx.post(f"{server.url}/api/games/{first['id']}/join", json={"name": "eve"}).status_code == 409
+
+
+@pytest.mark.parametrize("mode", ["double", "single", "void", "5-point"])
+def test_challenges_under_each_mode_through_the_api(server: Server, mode: str) -> None:
+    made = create(server, [{"name": "alice"}, {"name": "bob"}, {"bot": "static"}], options={"challenge": mode}, seed=31)
+    game = str(made["id"])
+    alice, bob = (str(seat["token"]) for seat in made["seats"][:2])  # type: ignore[index]
+    view = get(server, game, alice)
+    rack = str(view["rack"])
+    phony = "8H " + rack[:2].replace("?", "E")  # two rack tiles that are very likely no word
+    response = act(server, game, alice, phony)
+    if mode == "void":
+        assert response.status_code in (200, 422)
+        if response.status_code == 422:
+            assert "not in the" in response.json()["error"] and get(server, game, alice)["events"] == []
+        return
+    if response.status_code != 200:
+        pytest.skip(f"{phony} is not a legal placement of this rack")
+    played = get(server, game, bob)
+    assert played["turn"] == 1 and len(played["events"]) == 1  # type: ignore[arg-type]
+    challenged = act(server, game, bob, "challenge")
+    assert challenged.status_code == 200, challenged.text
+    after = challenged.json()
+    kinds = [e["kind"] for e in after["events"]]
+    if "withdrawn" in kinds:
+        assert after["scores"][0] == 0 and after["board"] == "/".join(["15"] * 15)
+    else:
+        assert "challenge" in kinds
+    assert act(server, game, bob, "challenge").status_code == 409  # nothing left to challenge
