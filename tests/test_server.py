@@ -251,6 +251,15 @@ def test_a_seat_joins_an_open_game_and_a_websocket_follows_it(server: Server) ->
         ).status_code == 200
         messages = [json.loads(ws.recv(timeout=10)) for _ in range(3)]
         assert any(m["type"] == "Chat" and m["text"] == "<b>hi</b>" for m in messages)
+    # a client that was away asks for what it missed
+    with connect(f"ws://127.0.0.1:{server.port}/api/games/{game}/ws?token={carol}") as late:
+        assert json.loads(late.recv(timeout=10))["type"] == "hello"
+        late.send(json.dumps({"since": 0}))
+        caught = []
+        while not caught or caught[-1]["type"] != "view":
+            caught.append(json.loads(late.recv(timeout=10)))
+        types = [m["type"] for m in caught]
+        assert "Played" in types and "Chat" in types and all(m["seq"] >= 1 for m in caught)
 
 
 def test_random_bad_requests_get_a_4xx_and_change_nothing(server: Server) -> None:

@@ -249,9 +249,41 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
         sent_events = len(room.table.log)
         sent_chat = len(room.chat)
         room.listeners.append(notify)
+        asked: asyncio.Queue[int] = asyncio.Queue()
+
+        async def listen() -> None:
+            # a client asks for what it missed with {"since": SEQ}
+            while True:
+                message = await websocket.receive_json()
+                since = message.get("since") if isinstance(message, dict) else None
+                if isinstance(since, int) and not isinstance(since, bool) and since >= 0:
+                    await asked.put(since)
+                    changed.set()
+
+        reader = asyncio.create_task(listen())
         try:
             await websocket.send_json({"type": "hello", "seq": room.seq, "view": view(room, seat)})
             while True:
+                if reader.done():
+                    break
+                if not asked.empty():
+                    since = asked.get_nowait()
+                    with room.lock:
+                        missed = [
+                            {**event_message(room, e, seat), "seq": at}
+                            for e, at in zip(room.table.log, room.event_seqs, strict=False)
+                            if at > since
+                        ]
+                        chats = [c for c in room.chat if c.seq > since]
+                        state = view(room, seat)
+                        sent_events, sent_chat = len(room.table.log), len(room.chat)  # the catch-up told it all
+                    for message in missed + [
+                        {"type": "Chat", "seat": c.seat, "name": c.name, "text": c.text, "seq": c.seq} for c in chats
+                    ]:
+                        message.setdefault("seq", room.seq)
+                        await websocket.send_json(message)
+                    await websocket.send_json({"type": "view", "seq": room.seq, "view": state})
+                    continue
                 try:
                     await asyncio.wait_for(changed.wait(), timeout=1.0)
                 except TimeoutError:
@@ -260,21 +292,26 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
                         await websocket.send_json(tick)
                     continue
                 changed.clear()
+                if not asked.empty():
+                    continue  # a catch-up first: it tells everything up to now
                 with room.lock:
                     events = room.table.log[sent_events:]
+                    seqs = room.event_seqs[sent_events:]
                     chats = room.chat[sent_chat:]
                     sent_events += len(events)
                     sent_chat += len(chats)
-                    messages = [event_message(room, e, seat) for e in events]
-                    messages += [{"type": "Chat", "seat": c.seat, "name": c.name, "text": c.text} for c in chats]
+                    messages = [{**event_message(room, e, seat), "seq": at} for e, at in zip(events, seqs, strict=False)]
+                    messages += [
+                        {"type": "Chat", "seat": c.seat, "name": c.name, "text": c.text, "seq": c.seq} for c in chats
+                    ]
                     state = view(room, seat)
                 for message in messages:
-                    message["seq"] = room.seq
                     await websocket.send_json(message)
                 await websocket.send_json({"type": "view", "seq": room.seq, "view": state})
         except WebSocketDisconnect:
             pass
         finally:
+            reader.cancel()
             if notify in room.listeners:
                 room.listeners.remove(notify)
 

@@ -67,6 +67,8 @@ class Room:
     """The last stored action's sequence number."""
     rematch: str | None = None
     """The game of the rematch, once a seat asked for one."""
+    event_seqs: list[int] = field(default_factory=list)
+    """For each event of the table's log, the stored action it came of."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[Callable[[Room], None]] = field(default_factory=list)
 
@@ -201,7 +203,8 @@ class Rooms:
             elif action.kind == "rematch":
                 room.rematch = action.text
             else:
-                self._apply(room, action.seat, action.kind, action.text, action.seconds)
+                made = self._apply(room, action.seat, action.kind, action.text, action.seconds)
+                room.event_seqs.extend([action.seq] * len(made))
         return room
 
     # -- acting ---------------------------------------------------------------------
@@ -269,6 +272,7 @@ class Rooms:
             while len(game.move_stack) > depth:
                 game.pop()
             del room.table.log[log:]
+            del room.event_seqs[log:]
             raise
         return events
 
@@ -277,6 +281,7 @@ class Rooms:
         replay to the same game, and tell the room's listeners."""
         game = room.game
         for event in events:
+            room.event_seqs.append(room.seq + 1 if _stored(event) else room.seq)
             if isinstance(event, Played):
                 move = event.move
                 text = event.notation if move.kind is MoveKind.PLACE else move.gcg(game.alphabet, game.layout)
@@ -414,3 +419,8 @@ class Rooms:
             for listener in list(room.listeners):
                 listener(room)
         return chat
+
+
+def _stored(event: TableEvent) -> bool:
+    """Whether an event is stored as an action of its own."""
+    return isinstance(event, (Played, TimeUp, Challenged, EndAccepted, Resigned))
