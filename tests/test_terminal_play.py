@@ -224,7 +224,7 @@ def test_a_short_game_saved_resumed_and_finished(terminals, tmp_path: Path) -> N
     game = resume(gcg.load(record), seed=9)
     term = terminals("play", "--resume", str(record), "--seed", "9", "--full-screen")
     term.wait_for("Resumed")
-    assert squeezed(f"Resumed from {record} after 2 turns.") in term.region(MESSAGES_LEFT)
+    wait_in_pane(term, f"Resumed from {record} after 2 turns.")  # drawn a piece at a time
     term.wait_for(rf"You\s+{game.players[0].score}\b")
     while not game.is_over():
         term.wait_for("You to move")
