@@ -46,9 +46,10 @@ class Server:
         self.process.wait(timeout=10)
 
 
-def launch(port: int, db: Path) -> subprocess.Popen[str]:
+def launch(port: int, db: Path | str, *extra: str) -> subprocess.Popen[str]:
+    url = db if isinstance(db, str) else f"sqlite:///{db}"
     process = subprocess.Popen(
-        [sys.executable, "-m", "tilebag", "serve", "--port", str(port), "--db", f"sqlite:///{db}", "--allow-seeds"],
+        [sys.executable, "-m", "tilebag", "serve", "--port", str(port), "--db", url, "--allow-seeds", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -367,3 +368,48 @@ def test_challenges_under_each_mode_through_the_api(server: Server, mode: str) -
     else:
         assert "challenge" in kinds
     assert act(server, game, bob, "challenge").status_code == 409  # nothing left to challenge
+
+
+
+def test_two_processes_on_postgresql_and_redis_serve_the_same_game() -> None:
+    """Two servers sharing one PostgreSQL and one Redis: a move posted to
+    one reaches the WebSocket clients of the other, and each shows the
+    same game."""
+    from websockets.sync.client import connect
+
+    from services import postgresql, redis_server
+
+    with postgresql() as database, redis_server() as broker:
+        ports = [free_port(), free_port()]
+        first = launch(ports[0], database, "--broker", broker)
+        second = launch(ports[1], database, "--broker", broker)  # after the first: it finds the schema migrated
+        try:
+            one, two = (f"http://127.0.0.1:{port}" for port in ports)
+            made = httpx.post(f"{one}/api/games", json={"seats": [{"name": "alice"}, {"name": "bob"}], "seed": 2}).json()
+            game = made["id"]
+            alice, bob = (seat["token"] for seat in made["seats"])
+            with connect(f"ws://127.0.0.1:{ports[1]}/api/games/{game}/ws") as watcher:
+                assert json.loads(watcher.recv(timeout=10))["type"] == "hello"
+                view = httpx.get(f"{one}/api/games/{game}", headers={"Authorization": f"Bearer {alice}"}).json()
+                response = httpx.post(
+                    f"{one}/api/games/{game}/actions", json={"action": best_action(view)}, headers={"Authorization": f"Bearer {alice}"}
+                )
+                assert response.status_code == 200, response.text
+                message = json.loads(watcher.recv(timeout=15))
+                assert message["type"] == "Played" and message["seat"] == 0
+            seen = [
+                httpx.get(f"{base}/api/games/{game}", headers={"Authorization": f"Bearer {bob}"}).json() for base in (one, two)
+            ]
+            assert seen[0] == seen[1] and seen[1]["turn"] == 1
+            reply = httpx.post(
+                f"{two}/api/games/{game}/actions", json={"action": best_action(seen[1])}, headers={"Authorization": f"Bearer {bob}"}
+            )
+            assert reply.status_code == 200, reply.text
+            deadline = time.monotonic() + 10
+            while httpx.get(f"{one}/api/games/{game}").json()["turn"] != 0:
+                assert time.monotonic() < deadline, "the first server never heard of bob's move"
+                time.sleep(0.1)
+        finally:
+            for process in (first, second):
+                process.terminate()
+                process.wait(timeout=10)

@@ -26,14 +26,21 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tilebag.server.app import create_app
+    from tilebag.server.broker import broker_for
     from tilebag.server.rooms import Rooms
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     url, where = database_url(args.db)
     store = Store(url)
-    rooms = Rooms(store)
-    print(f"tilebag serve: games in {where}", file=sys.stderr)
+    try:
+        broker = broker_for(args.broker)
+    except Exception as err:  # a broker that cannot be reached: say which and why
+        print(f"tilebag serve: the broker {args.broker}: {err}", file=sys.stderr)
+        return 2
+    rooms = Rooms(store, broker=broker)
+    broker.start(rooms.heard)
+    print(f"tilebag serve: games in {where}" + (f", shared through {args.broker}" if args.broker else ""), file=sys.stderr)
 
     def wake_bots() -> None:
         # games a restart interrupted: load them, and let the bots whose turn it was move again

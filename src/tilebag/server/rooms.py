@@ -24,7 +24,8 @@ from tilebag.game import Game, GameState
 from tilebag.lexicon import Lexicon, default_lexicon, load_lexicon
 from tilebag.move import MoveKind
 from tilebag.rules import Rules, RulesError, find_rules
-from tilebag.server.store import MAX_CHAT, MAX_NAME, SeatRow, Store
+from tilebag.server.broker import Broker, LocalBroker
+from tilebag.server.store import MAX_CHAT, MAX_NAME, ActionRow, SeatRow, StaleError, Store
 from tilebag.table import Challenged, EndAccepted, Played, Resigned, Table, TableEvent, TimeUp
 
 LOGGER = logging.getLogger("tilebag.server")
@@ -108,8 +109,9 @@ def rules_of(setup: dict[str, object]) -> Rules:
 class Rooms:
     """Every game the server holds, each rebuilt from the store when first asked for."""
 
-    def __init__(self, store: Store, *, lexicons: dict[str, Lexicon] | None = None) -> None:
+    def __init__(self, store: Store, *, lexicons: dict[str, Lexicon] | None = None, broker: Broker | None = None) -> None:
         self.store = store
+        self.broker: Broker = broker or LocalBroker()
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
         self._lexicons = dict(lexicons or {})
@@ -194,18 +196,53 @@ class Rooms:
         bots = {row.seat: make_bot(row.bot or "static", row.name) for row in seats if row.kind == "bot"}
         table = Table(game, bots, details=True)
         room = Room(game_id, table, seats, setup)
-        for action in self.store.actions(game_id):
+        self._replay(room, self.store.actions(game_id))
+        return room
+
+    def _replay(self, room: Room, actions: list[ActionRow]) -> None:
+        """Apply stored actions to a room, in order."""
+        for action in actions:
             room.seq = action.seq
             if action.kind == "chat":
-                room.chat.append(Chat(action.seq, action.seat, seats[action.seat].name, action.text))
+                room.chat.append(Chat(action.seq, action.seat, room.seats[action.seat].name, action.text))
             elif action.kind == "join":
-                continue
+                token_hash = next((row.token_hash for row in self.store.seats(room.game_id) if row.seat == action.seat), None)
+                room.seats[action.seat] = SeatRow(action.seat, action.text, "person", None, token_hash)
+                room.game.players[action.seat].name = action.text
             elif action.kind == "rematch":
                 room.rematch = action.text
             else:
                 made = self._apply(room, action.seat, action.kind, action.text, action.seconds)
                 room.event_seqs.extend([action.seq] * len(made))
-        return room
+
+    def refresh(self, room: Room) -> bool:
+        """Catch a room up with actions another process stored; whether there were any."""
+        with room.lock:
+            newer = self.store.actions(room.game_id, after=room.seq)
+            if not newer:
+                return False
+            self._replay(room, newer)
+            for listener in list(room.listeners):
+                listener(room)
+            return True
+
+    def heard(self, game_id: str, seq: int) -> None:
+        """Another process stored actions of ``game_id`` up to ``seq``."""
+        with self._lock:
+            room = self._rooms.get(game_id)
+        if room is not None and seq > room.seq:
+            self.refresh(room)
+
+    def _resync(self, room: Room) -> None:
+        """Make a room what the database says, after another process got
+        ahead of this one mid-action."""
+        stored = self.store.game(room.game_id)
+        assert stored is not None
+        fresh = self.rebuild(room.game_id, stored[0], stored[1])
+        room.table, room.seats, room.chat, room.seq = fresh.table, fresh.seats, fresh.chat, fresh.seq
+        room.event_seqs, room.rematch = fresh.event_seqs, fresh.rematch
+        for listener in list(room.listeners):
+            listener(room)
 
     # -- acting ---------------------------------------------------------------------
 
@@ -238,6 +275,7 @@ class Rooms:
         words = text.strip()
         command = words.lower()
         with room.lock:
+            self.refresh(room)
             game = room.game
             if game.state is GameState.OVER:
                 raise RoomError(409, f"the game is over: {game.result_text()}")
@@ -268,6 +306,9 @@ class Rooms:
             raise RoomError(409 if refused else 422, str(err)) from None
         try:
             self._store(room, seat, events)
+        except StaleError:
+            self._resync(room)
+            raise RoomError(409, "the game changed meanwhile: look again and retry") from None
         except Exception:
             while len(game.move_stack) > depth:
                 game.pop()
@@ -275,6 +316,17 @@ class Rooms:
             del room.event_seqs[log:]
             raise
         return events
+
+    def _add(self, room: Room, seat: int, kind: str, text: str, seconds: float | None) -> int:
+        """Store one action after the room's last (another process may not
+        have stored one in between); its sequence number."""
+        return self.store.add_action(room.game_id, seat, kind, text, seconds, after=room.seq)
+
+    def _told(self, room: Room) -> None:
+        """Tell this process's listeners and the other processes that the room changed."""
+        for listener in list(room.listeners):
+            listener(room)
+        self.broker.publish(room.game_id, room.seq)
 
     def _store(self, room: Room, seat: int, events: list[TableEvent]) -> None:
         """Write the actions these events are the result of, so that they
@@ -285,21 +337,20 @@ class Rooms:
             if isinstance(event, Played):
                 move = event.move
                 text = event.notation if move.kind is MoveKind.PLACE else move.gcg(game.alphabet, game.layout)
-                room.seq = self.store.add_action(room.game_id, event.seat, "move", text, event.seconds)
+                room.seq = self._add(room, event.seat, "move", text, event.seconds)
             elif isinstance(event, TimeUp):
-                room.seq = self.store.add_action(room.game_id, event.seat, "timeout", "", event.took)
+                room.seq = self._add(room, event.seat, "timeout", "", event.took)
             elif isinstance(event, Challenged):
-                room.seq = self.store.add_action(room.game_id, event.seat, "challenge", "", None)
+                room.seq = self._add(room, event.seat, "challenge", "", None)
             elif isinstance(event, EndAccepted):
-                room.seq = self.store.add_action(room.game_id, event.seat, "accept", "", None)
+                room.seq = self._add(room, event.seat, "accept", "", None)
             elif isinstance(event, Resigned):
-                room.seq = self.store.add_action(room.game_id, event.seat, "resign", "", None)
+                room.seq = self._add(room, event.seat, "resign", "", None)
         if game.state is GameState.OVER:
             self.store.set_status(room.game_id, "over")
         else:
             room.table.start_timing()
-        for listener in list(room.listeners):
-            listener(room)
+        self._told(room)
 
     def advance(self, room: Room) -> list[TableEvent]:
         """Let the bots whose turn it is act, each action stored as it is made."""
@@ -310,7 +361,11 @@ class Rooms:
                 made = room.table.bot_turn()
                 if not made:
                     break
-                self._store(room, seat, made)
+                try:
+                    self._store(room, seat, made)
+                except StaleError:  # another process moved this bot first
+                    self._resync(room)
+                    break
                 events += made
         return events
 
@@ -360,8 +415,7 @@ class Rooms:
                 made, _ = self.create(seats, dict(room.setup), secrets.randbits(62))
                 room.rematch = made.game_id
                 room.seq = self.store.add_action(room.game_id, seat, "rematch", made.game_id, None)
-                for listener in list(room.listeners):
-                    listener(room)
+                self._told(room)
             new_room = self.load(room.rematch)
             assert new_room is not None
         place = (seat - 1) % count
@@ -375,6 +429,7 @@ class Rooms:
             new_room.seq = self.store.add_action(new_room.game_id, place, "join", name, None)
             new_room.seats[place] = SeatRow(place, name, "person", None, hash_token(token))
             new_room.game.players[place].name = name
+            self._told(new_room)
         return new_room, place, token
 
     def join(self, room: Room, name: str) -> tuple[int, str]:
@@ -386,6 +441,7 @@ class Rooms:
         if not name or len(name) > MAX_NAME or not name.isprintable():
             raise RoomError(400, f"a name is 1 to {MAX_NAME} printable characters")
         with room.lock:
+            self.refresh(room)
             open_seats = [row for row in room.seats if row.kind == "open" and row.name == f"Seat {row.seat + 1}"]
             if not open_seats:
                 raise RoomError(409, "no seat is open in this game")
@@ -397,8 +453,7 @@ class Rooms:
             room.seq = self.store.add_action(room.game_id, row.seat, "join", name, None)
             room.seats[row.seat] = SeatRow(row.seat, name, "person", None, hash_token(token))
             room.game.players[row.seat].name = name
-            for listener in list(room.listeners):
-                listener(room)
+            self._told(room)
         return row.seat, token
 
     def say(self, room: Room, seat: int | None, text: str) -> Chat:
@@ -412,12 +467,12 @@ class Rooms:
         if not message or len(message) > MAX_CHAT:
             raise RoomError(400, f"a chat message is 1 to {MAX_CHAT} characters")
         with room.lock:
+            self.refresh(room)
             seq = self.store.add_action(room.game_id, seat, "chat", message, None)
             room.seq = seq
             chat = Chat(seq, seat, room.seats[seat].name, message)
             room.chat.append(chat)
-            for listener in list(room.listeners):
-                listener(room)
+            self._told(room)
         return chat
 
 

@@ -93,6 +93,10 @@ class ActionRow:
     seconds: float | None
 
 
+class StaleError(RuntimeError):
+    """Another process stored an action of this game first."""
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -147,12 +151,23 @@ class Store:
                 )
         return game_id
 
-    def add_action(self, game_id: str, seat: int, kind: str, text: str, seconds: float | None) -> int:
-        """Write an accepted action (committed before this returns); its sequence number."""
+    def add_action(
+        self, game_id: str, seat: int, kind: str, text: str, seconds: float | None, *, after: int | None = None
+    ) -> int:
+        """Write an accepted action (committed before this returns); its
+        sequence number. With ``after``, only if the game's last action is
+        that one (the game row is locked meanwhile, so processes sharing
+        the database take turns).
+
+        :raises StaleError: when another action was stored after ``after``.
+        """
         with self._lock, Session(self.engine) as session, session.begin():
+            session.get(GameTable, game_id, with_for_update=True)
             last = session.scalar(
                 select(ActionTable.seq).where(ActionTable.game_id == game_id).order_by(ActionTable.seq.desc()).limit(1)
             )
+            if after is not None and (last or 0) != after:
+                raise StaleError(f"game {game_id} has action {last}, not {after}")
             seq = (last or 0) + 1
             session.add(
                 ActionTable(game_id=game_id, seq=seq, seat=seat, kind=kind, text=text, seconds=seconds, created=_now())
@@ -185,10 +200,13 @@ class Store:
             rows = session.scalars(select(SeatTable).where(SeatTable.game_id == game_id).order_by(SeatTable.seat))
             return [SeatRow(r.seat, r.name, r.kind, r.bot, r.token_hash) for r in rows]
 
-    def actions(self, game_id: str) -> list[ActionRow]:
+    def actions(self, game_id: str, *, after: int = 0) -> list[ActionRow]:
+        """A game's actions in order (those after sequence number ``after``)."""
         with Session(self.engine) as session:
             rows = session.scalars(
-                select(ActionTable).where(ActionTable.game_id == game_id).order_by(ActionTable.seq)
+                select(ActionTable)
+                .where(ActionTable.game_id == game_id, ActionTable.seq > after)
+                .order_by(ActionTable.seq)
             )
             return [ActionRow(r.seq, r.seat, r.kind, r.text, r.seconds) for r in rows]
 

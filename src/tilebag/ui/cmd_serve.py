@@ -13,8 +13,8 @@ def serve(args: argparse.Namespace) -> int:
     if any(importlib.util.find_spec(name) is None for name in ("fastapi", "uvicorn", "sqlalchemy", "alembic")):
         print(f"tilebag: {SERVER_MISSING}", file=sys.stderr)
         return 2
-    if args.broker:
-        print("tilebag: --broker is not supported yet: one server process serves its games", file=sys.stderr)
+    if args.broker and importlib.util.find_spec("redis") is None:
+        print(f"tilebag: {SERVER_MISSING} (--broker needs redis)", file=sys.stderr)
         return 2
     from tilebag.server.main import serve as run
 

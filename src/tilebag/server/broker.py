@@ -1,0 +1,101 @@
+"""Fan-out between server processes: when one process stores an action, the
+others that hold the same game hear of it and catch up from the database.
+
+The broker carries only a game's id and its new sequence number; the
+actions themselves are in the database, which every process reads. One
+process needs no broker (:class:`LocalBroker`); several share Redis
+(:class:`RedisBroker`, ``--broker redis://...``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+LOGGER = logging.getLogger("tilebag.server")
+
+CHANNEL = "tilebag:games"
+"""The Redis channel the processes tell each other on."""
+
+Heard = Callable[[str, int], None]
+"""Called with a game's id and the sequence number another process stored."""
+
+
+class Broker(Protocol):
+    def publish(self, game_id: str, seq: int) -> None:
+        """Tell the other processes that ``game_id`` has actions up to ``seq``."""
+
+    def start(self, heard: Heard) -> None:
+        """Start listening: ``heard`` is called for what the others publish."""
+
+    def close(self) -> None: ...
+
+
+class LocalBroker:
+    """One process: nobody else to tell."""
+
+    def publish(self, game_id: str, seq: int) -> None:
+        pass
+
+    def start(self, heard: Heard) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class RedisBroker:
+    """Processes sharing one Redis server: each publishes what it stored and
+    listens, on a thread of its own, to what the others did."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self._redis = redis.Redis.from_url(url)
+        self._redis.ping()
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._own = threading.local()
+
+    def publish(self, game_id: str, seq: int) -> None:
+        self._redis.publish(CHANNEL, f"{game_id} {seq}")
+
+    def start(self, heard: Heard) -> None:
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        pubsub.subscribe(CHANNEL)
+
+        def listen() -> None:
+            while not self._stopping.is_set():
+                try:
+                    message = pubsub.get_message(timeout=0.5)
+                except Exception:  # the connection dropped: say so and go on listening
+                    LOGGER.exception("the broker's connection failed")
+                    self._stopping.wait(1.0)
+                    continue
+                if not message:
+                    continue
+                try:
+                    game_id, seq = message["data"].decode("ascii").split()
+                    heard(game_id, int(seq))
+                except Exception:
+                    LOGGER.exception("could not apply a broker message")
+
+        self._thread = threading.Thread(target=listen, name="tilebag-broker", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self._redis.close()
+
+
+def broker_for(url: str | None) -> Broker:
+    """The broker a ``--broker`` URL names (none: this process alone)."""
+    if not url:
+        return LocalBroker()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisBroker(url)
+    raise ValueError(f"unknown broker {url!r}: give a redis:// URL")
