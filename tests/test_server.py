@@ -96,6 +96,17 @@ def get(server: Server, game: str, token: str | None = None) -> dict[str, object
     return response.json()  # type: ignore[no-any-return]
 
 
+def my_turn(server: Server, game: str, token: str, timeout: float = 30.0) -> dict[str, object]:
+    """The seat's view once it is this seat's turn or the game is over (bots move after an action is answered)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view = get(server, game, token)
+        if view["status"] == "over" or view["turn"] == view["you"]:
+            return view
+        assert time.monotonic() < deadline, f"the seat's turn never came: {view}"
+        time.sleep(0.05)
+
+
 def act(server: Server, game: str, token: str | None, action: object) -> httpx.Response:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     return httpx.post(f"{server.url}/api/games/{game}/actions", json={"action": action}, headers=headers)
@@ -141,7 +152,7 @@ def test_a_person_plays_a_bot_to_the_end_and_the_record_checks(server: Server, t
     game, token = str(made["id"]), str(made["seats"][0]["token"])  # type: ignore[index]
     assert "token" not in made["seats"][1]  # type: ignore[index]
     for _ in range(60):
-        mine = get(server, game, token)
+        mine = my_turn(server, game, token)
         watched = get(server, game)
         assert_private(watched, None, {0: str(mine.get("rack", ""))}, mine["status"] == "over")
         if mine["status"] == "over":
@@ -215,8 +226,9 @@ def test_kill_9_then_restart_gives_back_the_game_exactly(server: Server) -> None
     made = create(server, [{"name": "alice"}, {"bot": "static"}], seed=21)
     game, token = str(made["id"]), str(made["seats"][0]["token"])  # type: ignore[index]
     for _ in range(4):
-        view = get(server, game, token)
+        view = my_turn(server, game, token)
         assert act(server, game, token, best_action(view)).status_code == 200
+    my_turn(server, game, token)
     httpx.post(f"{server.url}/api/games/{game}/chat", json={"text": "good luck"}, headers={"Authorization": f"Bearer {token}"})
     before = get(server, game, token)
     server.kill()
@@ -224,6 +236,7 @@ def test_kill_9_then_restart_gives_back_the_game_exactly(server: Server) -> None
     after = get(server, game, token)
     assert after == before
     assert act(server, game, token, best_action(after)).status_code == 200  # and it goes on
+    assert my_turn(server, game, token)["seq"] > after["seq"]  # and the bot moves again
 
 
 def test_a_seat_joins_an_open_game_and_a_websocket_follows_it(server: Server) -> None:
@@ -343,7 +356,7 @@ def test_a_rematch_gives_each_seat_its_own_token_and_turns_the_seats(server: Ser
 
 @pytest.mark.parametrize("mode", ["double", "single", "void", "5-point"])
 def test_challenges_under_each_mode_through_the_api(server: Server, mode: str) -> None:
-    made = create(server, [{"name": "alice"}, {"name": "bob"}, {"bot": "static"}], options={"challenge": mode}, seed=31)
+    made = create(server, [{"name": "alice"}, {"name": "bob"}, {"name": "carol"}], options={"challenge": mode}, seed=31)
     game = str(made["id"])
     alice, bob = (str(seat["token"]) for seat in made["seats"][:2])  # type: ignore[index]
     view = get(server, game, alice)
@@ -413,3 +426,13 @@ def test_two_processes_on_postgresql_and_redis_serve_the_same_game() -> None:
             for process in (first, second):
                 process.terminate()
                 process.wait(timeout=10)
+
+
+def test_bench_serve_plays_games_at_once_and_reports_them() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tilebag", "bench", "serve", "--games", "3", "--json"], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    [result] = json.loads(done.stdout)
+    assert result["games"] == 3 and result["actions"] >= 3 * 5
+    assert 0 < result["p50_ms"] <= result["p99_ms"] and result["server_rss_mb"] > 10 and result["actions_per_second"] > 0

@@ -94,6 +94,7 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
         title="tilebag", description="Online play of the SCRABBLE crossword game (see docs/api.md).", lifespan=lifespan
     )
     app.add_middleware(_BodyLimit)
+    bot_tasks: set[asyncio.Task[object]] = set()
     actions_limit = RateLimit(rate=5.0, burst=20.0)
     chat_limit = RateLimit(rate=1.0, burst=5.0)
 
@@ -189,8 +190,13 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
         action = data.get("action")
         if not isinstance(action, str):
             raise RoomError(400, 'send {"action": "8D WORD"} (a move in GCG notation, challenge, resign or accept)')
-        await asyncio.to_thread(rooms.act, room, seat, action)
-        return view(room, seat)
+        await asyncio.to_thread(rooms.act, room, seat, action, bots=False)
+        answer = view(room, seat)
+        if room.table.bot_to_act() is not None:  # the bots move after the answer: their thinking is not the player's wait
+            moving = asyncio.create_task(asyncio.to_thread(rooms.advance, room))
+            bot_tasks.add(moving)
+            moving.add_done_callback(bot_tasks.discard)
+        return answer
 
     @app.post("/api/games/{game_id}/chat")
     async def chat(game_id: str, request: Request) -> dict[str, object]:

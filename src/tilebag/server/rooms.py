@@ -260,9 +260,10 @@ class Rooms:
             return table.time_out(seat, seconds=seconds)
         raise RoomError(400, f"unknown action kind {kind!r}")
 
-    def act(self, room: Room, seat: int | None, text: str) -> list[TableEvent]:
-        """Apply a client's action for ``seat``, store it, then let the bots
-        whose turn it is move (each of their actions stored too).
+    def act(self, room: Room, seat: int | None, text: str, *, bots: bool = True) -> list[TableEvent]:
+        """Apply a client's action for ``seat`` and store it; then, unless
+        ``bots`` is false (the caller lets them move later, see
+        :meth:`advance`), the bots whose turn it is move too.
 
         :raises RoomError: 403 for an observer, 400 for a malformed action,
             409 for an action out of turn or after the end, 422 for a move
@@ -288,7 +289,8 @@ class Rooms:
                 if room.table.seat_to_act() != seat:
                     raise RoomError(409, f"it is {game.players[room.table.seat_to_act()].name}'s turn, not yours")
             events = self._commit(room, seat, kind, words)
-            events += self.advance(room)
+            if bots:
+                events += self.advance(room)
         return events
 
     def _commit(self, room: Room, seat: int, kind: str, text: str) -> list[TableEvent]:

@@ -303,6 +303,16 @@ COMMANDS: tuple[Command, ...] = (
                 ),
             ),
             Command(
+                "serve",
+                "many games at once against a real server: actions/s, latency, memory (the server extra)",
+                "tilebag.ui.cmd_serve:bench",
+                (
+                    arg("--games", type=int, nargs="+", default=[10, 50, 100, 200], metavar="N",
+                        help="concurrent games, one run per number (default 10 50 100 200)"),
+                    json_arg("print one JSON list"),
+                ),
+            ),
+            Command(
                 "selfplay",
                 "time complete games between two static bots",
                 "tilebag.ui.cmd_engine:bench_selfplay",

@@ -19,3 +19,16 @@ def serve(args: argparse.Namespace) -> int:
     from tilebag.server.main import serve as run
 
     return run(args)
+
+
+def bench(args: argparse.Namespace) -> int:
+    """``tilebag bench serve``."""
+    if any(importlib.util.find_spec(name) is None for name in ("fastapi", "uvicorn", "httpx", "websockets")):
+        print(f"tilebag: {SERVER_MISSING} (and httpx and websockets for the clients)", file=sys.stderr)
+        return 2
+    if any(n < 1 for n in args.games):
+        print("tilebag: --games takes numbers of games from 1", file=sys.stderr)
+        return 2
+    from tilebag.server.bench import main
+
+    return main(args.games, as_json=args.json)
