@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -24,8 +25,8 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from tilebag.formats import gcg
 from tilebag.game import GameState
-from tilebag.server.rooms import Room, RoomError, Rooms, hash_token
-from tilebag.server.views import clock_message, event_message, view
+from tilebag.server.rooms import Chat, Room, RoomError, Rooms, hash_token
+from tilebag.server.views import STATUS, clock_message, event_message, view
 
 LOGGER = logging.getLogger("tilebag.server")
 
@@ -73,6 +74,12 @@ CLOCK_CHECK_SECONDS = 0.25
 """How often the server looks for turn timers that ran out."""
 
 
+def seen_by(room: Room, seat: int | None) -> dict[str, object]:
+    """A seat's view, read under the room's lock."""
+    with room.lock:
+        return view(room, seat)
+
+
 def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
     """The API over these rooms."""
 
@@ -94,7 +101,9 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
         title="tilebag", description="Online play of the SCRABBLE crossword game (see docs/api.md).", lifespan=lifespan
     )
     app.add_middleware(_BodyLimit)
-    bot_tasks: set[asyncio.Task[object]] = set()
+    bot_tasks: set[asyncio.Future[Any]] = set()
+    bot_threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tilebag-bots")
+    """Where bots move: apart from the threads that answer requests, which never wait behind a bot."""
     actions_limit = RateLimit(rate=5.0, burst=20.0)
     chat_limit = RateLimit(rate=1.0, burst=5.0)
 
@@ -161,7 +170,7 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
 
     @app.get("/api/games")
     async def lobby() -> list[dict[str, object]]:
-        found = []
+        found: list[dict[str, object]] = []
         for game_id in rooms.store.game_ids():
             room = rooms.load(game_id)
             if room is None:
@@ -169,7 +178,7 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
             found.append(
                 {
                     "id": game_id,
-                    "status": view(room, None)["status"],
+                    "status": STATUS[room.game.state],
                     "rules": room.game.rules.name,
                     "seats": [{"seat": r.seat, "name": r.name, "kind": r.kind} for r in room.seats],
                 }
@@ -179,7 +188,7 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
     @app.get("/api/games/{game_id}")
     async def game_view(game_id: str, request: Request) -> dict[str, object]:
         room = room_of(game_id)
-        return view(room, room.seat_of(_token(request)))
+        return await asyncio.to_thread(seen_by, room, room.seat_of(_token(request)))
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, request: Request) -> dict[str, object]:
@@ -191,9 +200,9 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
         if not isinstance(action, str):
             raise RoomError(400, 'send {"action": "8D WORD"} (a move in GCG notation, challenge, resign or accept)')
         await asyncio.to_thread(rooms.act, room, seat, action, bots=False)
-        answer = view(room, seat)
+        answer = await asyncio.to_thread(seen_by, room, seat)
         if room.table.bot_to_act() is not None:  # the bots move after the answer: their thinking is not the player's wait
-            moving = asyncio.create_task(asyncio.to_thread(rooms.advance, room))
+            moving = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(bot_threads, rooms.advance, room))
             bot_tasks.add(moving)
             moving.add_done_callback(bot_tasks.discard)
         return answer
@@ -267,53 +276,44 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
                     changed.set()
 
         reader = asyncio.create_task(listen())
+
+        def chat_message(c: Chat) -> dict[str, object]:
+            return {"type": "Chat", "seat": c.seat, "name": c.name, "text": c.text, "seq": c.seq}
+
+        def told(first_event: int, first_chat: int, since: int | None) -> tuple[list[dict[str, object]], dict[str, object], int, int]:
+            # read under the room's lock, on a worker thread: the event loop never waits for a bot
+            with room.lock:
+                pairs = list(zip(room.table.log, room.event_seqs, strict=False))
+                if since is None:
+                    pairs, chats = pairs[first_event:], room.chat[first_chat:]
+                else:
+                    pairs, chats = [(e, at) for e, at in pairs if at > since], [c for c in room.chat if c.seq > since]
+                messages = [{**event_message(room, e, seat), "seq": at} for e, at in pairs]
+                messages += [chat_message(c) for c in chats]
+                return messages, view(room, seat), len(room.table.log), len(room.chat)
+
         try:
-            await websocket.send_json({"type": "hello", "seq": room.seq, "view": view(room, seat)})
+            hello = await asyncio.to_thread(seen_by, room, seat)
+            await websocket.send_json({"type": "hello", "seq": hello["seq"], "view": hello})
             while True:
                 if reader.done():
                     break
+                since: int | None = None
+                if asked.empty():
+                    try:
+                        await asyncio.wait_for(changed.wait(), timeout=1.0)
+                    except TimeoutError:
+                        tick = await asyncio.to_thread(clock_message, room)
+                        if tick is not None:
+                            await websocket.send_json(tick)
+                        continue
+                    changed.clear()
                 if not asked.empty():
-                    since = asked.get_nowait()
-                    with room.lock:
-                        missed = [
-                            {**event_message(room, e, seat), "seq": at}
-                            for e, at in zip(room.table.log, room.event_seqs, strict=False)
-                            if at > since
-                        ]
-                        chats = [c for c in room.chat if c.seq > since]
-                        state = view(room, seat)
-                        sent_events, sent_chat = len(room.table.log), len(room.chat)  # the catch-up told it all
-                    for message in missed + [
-                        {"type": "Chat", "seat": c.seat, "name": c.name, "text": c.text, "seq": c.seq} for c in chats
-                    ]:
-                        message.setdefault("seq", room.seq)
-                        await websocket.send_json(message)
-                    await websocket.send_json({"type": "view", "seq": room.seq, "view": state})
-                    continue
-                try:
-                    await asyncio.wait_for(changed.wait(), timeout=1.0)
-                except TimeoutError:
-                    tick = clock_message(room)
-                    if tick is not None:
-                        await websocket.send_json(tick)
-                    continue
-                changed.clear()
-                if not asked.empty():
-                    continue  # a catch-up first: it tells everything up to now
-                with room.lock:
-                    events = room.table.log[sent_events:]
-                    seqs = room.event_seqs[sent_events:]
-                    chats = room.chat[sent_chat:]
-                    sent_events += len(events)
-                    sent_chat += len(chats)
-                    messages = [{**event_message(room, e, seat), "seq": at} for e, at in zip(events, seqs, strict=False)]
-                    messages += [
-                        {"type": "Chat", "seat": c.seat, "name": c.name, "text": c.text, "seq": c.seq} for c in chats
-                    ]
-                    state = view(room, seat)
+                    since = asked.get_nowait()  # a catch-up: it tells everything after SEQ
+                messages, state, sent_events, sent_chat = await asyncio.to_thread(told, sent_events, sent_chat, since)
                 for message in messages:
                     await websocket.send_json(message)
-                await websocket.send_json({"type": "view", "seq": room.seq, "view": state})
+                await websocket.send_json({"type": "view", "seq": state["seq"], "view": state})
         except WebSocketDisconnect:
             pass
         finally:

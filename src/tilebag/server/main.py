@@ -38,7 +38,10 @@ def serve(args: argparse.Namespace) -> int:
     except Exception as err:  # a broker that cannot be reached: say which and why
         print(f"tilebag serve: the broker {args.broker}: {err}", file=sys.stderr)
         return 2
-    rooms = Rooms(store, broker=broker)
+    from tilebag.server.thinking import Thinkers
+
+    thinkers = Thinkers(url, workers=max(1, args.bot_workers)) if args.bot_workers else None
+    rooms = Rooms(store, broker=broker, thinkers=thinkers)
     broker.start(rooms.heard)
     print(f"tilebag serve: games in {where}" + (f", shared through {args.broker}" if args.broker else ""), file=sys.stderr)
 
@@ -53,5 +56,5 @@ def serve(args: argparse.Namespace) -> int:
     app = create_app(rooms, allow_seeds=args.allow_seeds)
     print(f"tilebag serve: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
     threading.current_thread().name = "tilebag-serve"
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False)
     return 0

@@ -17,8 +17,9 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from tilebag.engine.players import BOTS, make_bot
+from tilebag.engine.players import BOTS, Player, make_bot
 from tilebag.errors import IllegalMoveError, InvalidMoveError, TilebagError
 from tilebag.game import Game, GameState
 from tilebag.lexicon import Lexicon, default_lexicon, load_lexicon
@@ -26,6 +27,9 @@ from tilebag.move import MoveKind
 from tilebag.rules import Rules, RulesError, find_rules
 from tilebag.server.broker import Broker, LocalBroker
 from tilebag.server.store import MAX_CHAT, MAX_NAME, ActionRow, SeatRow, StaleError, Store
+
+if TYPE_CHECKING:
+    from tilebag.server.thinking import Thinkers
 from tilebag.table import Challenged, EndAccepted, Played, Resigned, Table, TableEvent, TimeUp
 
 LOGGER = logging.getLogger("tilebag.server")
@@ -109,8 +113,17 @@ def rules_of(setup: dict[str, object]) -> Rules:
 class Rooms:
     """Every game the server holds, each rebuilt from the store when first asked for."""
 
-    def __init__(self, store: Store, *, lexicons: dict[str, Lexicon] | None = None, broker: Broker | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        lexicons: dict[str, Lexicon] | None = None,
+        broker: Broker | None = None,
+        thinkers: Thinkers | None = None,
+    ) -> None:
         self.store = store
+        self.thinkers = thinkers
+        """Worker processes for the bots to think in (none: they think here)."""
         self.broker: Broker = broker or LocalBroker()
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
@@ -193,7 +206,16 @@ class Rooms:
         lexicon_name = setup.get("lexicon")
         lexicon = self.lexicon(lexicon_name if isinstance(lexicon_name, str) else None)
         game = Game([row.name for row in seats], rules=rules, lexicon=lexicon, seed=seed, first=0)
-        bots = {row.seat: make_bot(row.bot or "static", row.name) for row in seats if row.kind == "bot"}
+        remote = self.thinkers is not None and not (rules.recycle or rules.blank_swap)
+        bots: dict[int, Player] = {}
+        for row in seats:
+            if row.kind != "bot":
+                continue
+            kind = row.bot or "static"
+            if remote and self.thinkers is not None:
+                bots[row.seat] = self.thinkers.bot(game_id, kind, row.name)
+            else:
+                bots[row.seat] = make_bot(kind, row.name)
         table = Table(game, bots, details=True)
         room = Room(game_id, table, seats, setup)
         self._replay(room, self.store.actions(game_id))

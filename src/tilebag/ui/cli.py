@@ -351,6 +351,8 @@ COMMANDS: tuple[Command, ...] = (
             arg("--db", metavar="URL", help="database: sqlite:///FILE or postgresql://... (default: a file in the user's data folder)"),
             arg("--broker", metavar="URL", help="fan-out between server processes (default: in this process)"),
             arg("--allow-seeds", action="store_true", help="accept a seed when a game is created (tests, teaching)"),
+            arg("--bot-workers", type=int, default=1, metavar="N",
+                help="processes the bots think in (default 1; 0: in the server's own process)"),
         ),
         description="Serve games that people play from their own devices: see docs/api.md.",
     ),

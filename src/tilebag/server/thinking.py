@@ -1,0 +1,93 @@
+"""Bots that think in worker processes, so that their thinking does not hold
+up the server's own work (answering requests, telling the WebSockets).
+
+A worker keeps its own copy of each game it has thought about, caught up
+from the database before each move (every action the bot's move follows is
+stored before the bot is asked), and returns the move its bot chooses; the
+server then checks and plays it like any other.
+The variations that let a bot start its turn with several actions
+(recycle, blank swap) are played by bots in the server's process, since the
+worker would not see the actions of the turn so far.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+from tilebag.engine import Engine
+from tilebag.engine.players import Player, engine_for, make_bot
+from tilebag.game import Game
+from tilebag.move import Move, MoveKind
+
+if TYPE_CHECKING:
+    from tilebag.server.rooms import Rooms
+
+_worker_rooms: Rooms | None = None
+"""The worker process's own view of the database (set when it starts)."""
+
+
+def _start_worker(url: str) -> None:
+    global _worker_rooms
+    from tilebag.server.rooms import Rooms
+    from tilebag.server.store import Store
+
+    _worker_rooms = Rooms(Store(url, migrate_schema=False))
+
+
+def _think(game_id: str, kind: str, name: str, seat: int) -> str | None:
+    """The move the bot at ``seat`` makes in the game as stored (GCG
+    notation), or ``None`` when it is not that seat's turn there."""
+    assert _worker_rooms is not None
+    room = _worker_rooms.load(game_id)  # kept from the last time, and caught up with what was stored since
+    if room is None:
+        return None
+    _worker_rooms.refresh(room)
+    game = room.game
+    if game.turn != seat or game.is_over():
+        return None
+    move = make_bot(kind, name).choose(game)
+    return game.notation(move) if move.kind is MoveKind.PLACE else move.gcg(game.alphabet, game.layout)
+
+
+class Thinkers:
+    """The worker processes bots think in (started with ``spawn``: the
+    server's threads are not copied into them)."""
+
+    def __init__(self, url: str, workers: int = 1) -> None:
+        self.pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(url,),
+        )
+
+    def bot(self, game_id: str, kind: str, name: str) -> RemoteBot:
+        return RemoteBot(self, game_id, kind, name)
+
+    def close(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
+
+
+class RemoteBot:
+    """A bot of one kind at one seat, thinking in a worker process."""
+
+    def __init__(self, thinkers: Thinkers, game_id: str, kind: str, name: str) -> None:
+        self.thinkers = thinkers
+        self.game_id = game_id
+        self.kind = kind
+        self.name = name
+        self._here: Player | None = None
+
+    def engine(self, game: Game) -> Engine:
+        """The engine its plays come from (the game's: its words are the game's words)."""
+        return engine_for(game, None)
+
+    def choose(self, game: Game) -> Move:
+        text = self.thinkers.pool.submit(_think, self.game_id, self.kind, self.name, game.turn).result(timeout=120)
+        if text is None:  # the worker saw another position: think here
+            if self._here is None:
+                self._here = make_bot(self.kind, self.name)
+            return self._here.choose(game)
+        return game.parse_move(text)
