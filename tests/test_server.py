@@ -436,3 +436,34 @@ def test_bench_serve_plays_games_at_once_and_reports_them() -> None:
     [result] = json.loads(done.stdout)
     assert result["games"] == 3 and result["actions"] >= 3 * 5
     assert 0 < result["p50_ms"] <= result["p99_ms"] and result["server_rss_mb"] > 10 and result["actions_per_second"] > 0
+
+
+def test_four_seats_two_people_two_bots_play_to_the_end_and_nothing_leaks(server: Server) -> None:
+    made = create(server, [{"name": "alice"}, {"bot": "greedy"}, {"name": "bob"}, {"bot": "static"}], seed=13)
+    game = str(made["id"])
+    tokens = {seat["seat"]: str(seat["token"]) for seat in made["seats"] if "token" in seat}  # type: ignore[union-attr]
+    assert sorted(tokens) == [0, 2]
+    racks: dict[int, str] = {}
+    for _ in range(200):
+        views = {seat: get(server, game, token) for seat, token in tokens.items()}
+        observer = get(server, game)
+        over = observer["status"] == "over"
+        for seat, seen in views.items():
+            racks[seat] = str(seen.get("rack", ""))
+        for seat, seen in views.items():
+            assert_private(seen, seat, racks, over)
+        assert_private(observer, None, racks, over)
+        if over:
+            break
+        turn = observer["turn"]
+        if turn not in tokens:
+            time.sleep(0.05)  # a bot's turn: it moves after the last answer
+            continue
+        seen = views[int(str(turn))]
+        action = "accept" if seen["status"] == "final-challenge" else best_action(seen)
+        response = act(server, game, tokens[int(str(turn))], action)
+        assert response.status_code == 200, response.text
+    else:
+        pytest.fail("the four-seat game did not end")
+    final = get(server, game)
+    assert final["status"] == "over" and len(final["racks"]) == 4  # type: ignore[arg-type]
