@@ -93,6 +93,37 @@ def test_a_game_pushed_then_popped_to_the_start_is_exactly_the_new_game(generato
         assert fingerprint(game) == before
 
 
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.lists(st.integers(0, 9), min_size=1, max_size=40))
+def test_pop_undoes_moves_challenges_and_penalties_exactly(generator: MoveGenerator, seed: int, steps: list[int]) -> None:
+    """Moves mixed with challenges ruled both ways and time penalties: each
+    pop gives back the game as it was before that action (the light undo
+    records, the whole ones, and the board before a withdrawn play)."""
+    from tilebag import EventKind
+
+    game = Game(2, seed=seed)
+    rng = random.Random(seed)
+    states = []
+    for step in steps:
+        if game.is_over():
+            break
+        before = fingerprint(game)
+        if step == 0 and game.challengeable is not None:
+            game.challenge(valid=False)  # a ruling: the play comes off
+        elif step == 1 and game.challengeable is not None:
+            game.challenge(valid=True)  # a ruling: the play stands, the challenger pays
+        elif step == 2:
+            game.add_points(game.turn, -10, EventKind.TIME_PENALTY)
+        else:
+            plays = generator.generate(game.board, game.rack(), bag_count=len(game.bag), exchanges=True)
+            game.push(rng.choice(list(plays)).move)
+        assert_tiles_accounted(game)
+        states.append(before)
+    for before in reversed(states):
+        game.pop()
+        assert fingerprint(game) == before
+
+
 def test_the_variations_actions_are_the_games_to_play() -> None:
     position = Game(2, seed=1).position()
     with pytest.raises(ValueError, match="placements, exchanges and passes"):
