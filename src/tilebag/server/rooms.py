@@ -329,7 +329,7 @@ class Rooms:
             refused = err.reason.name in ("WRONG_PLAYER", "GAME_OVER", "NOTHING_TO_CHALLENGE", "CHALLENGE_NOT_ALLOWED")
             raise RoomError(409 if refused else 422, str(err)) from None
         try:
-            self._store(room, seat, events)
+            self._store(room, events)
         except StaleError:
             self._resync(room)
             raise RoomError(409, "the game changed meanwhile: look again and retry") from None
@@ -352,7 +352,7 @@ class Rooms:
             listener(room)
         self.broker.publish(room.game_id, room.seq)
 
-    def _store(self, room: Room, seat: int, events: list[TableEvent]) -> None:
+    def _store(self, room: Room, events: list[TableEvent]) -> None:
         """Write the actions these events are the result of, so that they
         replay to the same game, and tell the room's listeners."""
         game = room.game
@@ -381,12 +381,11 @@ class Rooms:
         events: list[TableEvent] = []
         with room.lock:
             while room.table.bot_to_act() is not None:
-                seat = room.table.seat_to_act()
                 made = room.table.bot_turn()
                 if not made:
                     break
                 try:
-                    self._store(room, seat, made)
+                    self._store(room, made)
                 except StaleError:  # another process moved this bot first
                     self._resync(room)
                     break

@@ -14,17 +14,12 @@ from tilebag.game import GameState
 from tilebag.record import EventKind
 from tilebag.server.rooms import Room
 from tilebag.table import (
-    BotRefused,
-    BotStalled,
     Challenged,
     EndAccepted,
     GameEnded,
     Played,
-    Resigned,
     TableEvent,
     TimeUp,
-    TurnMissed,
-    Undone,
 )
 
 STATUS = {GameState.PLAYING: "playing", GameState.FINAL_CHALLENGE: "final-challenge", GameState.OVER: "over"}
@@ -151,6 +146,4 @@ def event_message(room: Room, event: TableEvent, seat: int | None) -> dict[str, 
         data.update(player=event.player, play=event.play)
     elif isinstance(event, GameEnded):
         data.update(result=room.game.result_text(), scores=list(event.outcome.scores))
-    elif isinstance(event, (TurnMissed, Resigned, BotRefused, BotStalled, Undone)):
-        pass
-    return data
+    return data  # the other kinds say only their type and seat (a refused bot move's tiles stay private)
