@@ -24,8 +24,9 @@ from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
-from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, select
+from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, func, insert, select
 from sqlalchemy.engine import Engine as SqlEngine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 MAX_NAME = 40
@@ -158,23 +159,29 @@ class Store:
     ) -> int:
         """Write an accepted action (committed before this returns); its
         sequence number. With ``after``, only if the game's last action is
-        that one (the game row is locked meanwhile, so processes sharing
-        the database take turns).
+        that one: when two processes sharing the database store an action
+        of one game at once, the database keeps the first.
 
         :raises StaleError: when another action was stored after ``after``.
         """
-        with self._lock, Session(self.engine) as session, session.begin():
-            session.get(GameTable, game_id, with_for_update=True)
-            last = session.scalar(
-                select(ActionTable.seq).where(ActionTable.game_id == game_id).order_by(ActionTable.seq.desc()).limit(1)
-            )
-            if after is not None and (last or 0) != after:
-                raise StaleError(f"game {game_id} has action {last}, not {after}")
-            seq = (last or 0) + 1
-            session.add(
-                ActionTable(game_id=game_id, seq=seq, seat=seat, kind=kind, text=text, seconds=seconds, created=_now())
-            )
-        return seq
+        actions = ActionTable.__table__
+        # SQLAlchemy Core, not the ORM: this runs for every action, and the
+        # primary key (game, seq) decides which of two processes was first
+        for _ in range(10):
+            try:
+                with self._lock, self.engine.begin() as connection:
+                    seq = after
+                    if seq is None:  # the next free number: another process may take it first, then try again
+                        last = connection.execute(select(func.max(actions.c.seq)).where(actions.c.game_id == game_id))
+                        seq = int(last.scalar() or 0)
+                    row = {"game_id": game_id, "seq": seq + 1, "seat": seat, "kind": kind, "text": text,
+                           "seconds": seconds, "created": _now()}
+                    connection.execute(insert(ActionTable), row)
+                return seq + 1
+            except IntegrityError:  # the transaction is rolled back
+                if after is not None:
+                    raise StaleError(f"game {game_id} has an action after {after}") from None
+        raise StaleError(f"game {game_id}: other processes keep storing actions first")
 
     def take_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> None:
         with Session(self.engine) as session, session.begin():
@@ -204,13 +211,30 @@ class Store:
 
     def actions(self, game_id: str, *, after: int = 0) -> list[ActionRow]:
         """A game's actions in order (those after sequence number ``after``)."""
+        actions = ActionTable.__table__
+        query = (
+            select(actions.c.seq, actions.c.seat, actions.c.kind, actions.c.text, actions.c.seconds)
+            .where(actions.c.game_id == game_id, actions.c.seq > after)
+            .order_by(actions.c.seq)
+        )
+        with self.engine.connect() as connection:
+            return [ActionRow(*row) for row in connection.execute(query)]
+
+    def lobby(self, *, limit: int = 200) -> list[tuple[str, dict[str, object], str, list[SeatRow]]]:
+        """The games not over, newest first (at most ``limit``): each one's
+        id, setup, status and seats, read without rebuilding any game."""
         with Session(self.engine) as session:
-            rows = session.scalars(
-                select(ActionTable)
-                .where(ActionTable.game_id == game_id, ActionTable.seq > after)
-                .order_by(ActionTable.seq)
+            games = list(
+                session.scalars(
+                    select(GameTable).where(GameTable.status != "over").order_by(GameTable.created.desc()).limit(limit)
+                )
             )
-            return [ActionRow(r.seq, r.seat, r.kind, r.text, r.seconds) for r in rows]
+            seats: dict[str, list[SeatRow]] = {game.id: [] for game in games}
+            if games:
+                query = select(SeatTable).where(SeatTable.game_id.in_(list(seats))).order_by(SeatTable.seat)
+                for r in session.scalars(query):
+                    seats[r.game_id].append(SeatRow(r.seat, r.name, r.kind, r.bot, r.token_hash))
+            return [(game.id, json.loads(game.setup), game.status, seats[game.id]) for game in games]
 
     def game_ids(self, *, status: str | None = None) -> list[str]:
         with Session(self.engine) as session:
