@@ -205,6 +205,24 @@ def test_a_bot_whose_move_the_rules_refuse_passes() -> None:
     assert isinstance(events[0], BotRefused) and isinstance(events[1], Played) and events[1].move.kind.value == "pass"
 
 
+def test_a_bot_move_chosen_elsewhere_is_checked_and_played_with_its_time() -> None:
+    class Never:
+        name = "bob"
+
+        def choose(self, game: Game) -> Move:
+            raise AssertionError("the table should not ask: the move was chosen already")
+
+    table = table_for(["HNORXYZ", "AEFMSTU"], bots={1: Never()})
+    table.play(0, Move.from_gcg("8F HORN"))
+    events = table.bot_turn(chosen=(Move.from_gcg("H6 FA.M"), 2.5))
+    assert kinds(events) == ["Played"] and isinstance(events[0], Played)
+    assert events[0].seconds == 2.5 and table.game.scores[1] > 0
+    refused = table_for(["HNORXYZ", "AEFMSTU"], bots={1: Never()})
+    refused.play(0, Move.from_gcg("8F HORN"))
+    events = refused.bot_turn(chosen=(Move.from_gcg("8A ZZZZ"), 0.1))  # checked like any other: refused, a pass
+    assert kinds(events) == ["BotRefused", "Played"]
+
+
 def test_save_and_resume_keep_the_seats_and_the_bots(tmp_path: Path) -> None:
     game = Game(["You", "Static bot"], lexicon=WORDS, seed=7, first=0)
     game.set_rack(0, "HNORXYZ", exact=True)

@@ -523,11 +523,15 @@ class Table:
             return None
         return self.bots.get(self.seat_to_act())
 
-    def bot_turn(self) -> list[TableEvent]:
+    def bot_turn(self, *, chosen: tuple[Move, float] | None = None) -> list[TableEvent]:
         """What the bot whose action it is does: challenge the last play if
         it formed a word the lexicon does not accept; otherwise accept a
         play that ended the game, or choose its move and play it (with any
-        recycles and blank swaps it starts with; each action is timed)."""
+        recycles and blank swaps it starts with; each action is timed).
+
+        ``chosen`` is the bot's first move when it was worked out already,
+        elsewhere (a server lets its bots think in other processes), with
+        the seconds that took; it is checked like any other."""
         game = self.game
         if game.termination is None:  # the short way while the game is on
             seat = game.turn
@@ -544,9 +548,12 @@ class Table:
             return self.accept(seat)
         events: list[TableEvent] = []
         for actions in range(MAX_START_ACTIONS + 1):
-            started = self.now()
-            move = bot.choose(game)
-            seconds = max(0.0, self.now() - started)
+            if chosen is not None and actions == 0:
+                move, seconds = chosen
+            else:
+                started = self.now()
+                move = bot.choose(game)
+                seconds = max(0.0, self.now() - started)
             if not move.kind.ends_turn and actions == MAX_START_ACTIONS:
                 self._emit(events, BotStalled(seat, actions))
                 move = Move.pass_()

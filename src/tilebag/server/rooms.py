@@ -17,7 +17,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from tilebag.engine.players import BOTS, Player, make_bot
 from tilebag.errors import IllegalMoveError, InvalidMoveError, TilebagError
@@ -51,6 +51,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+@runtime_checkable
+class ThinksElsewhere(Protocol):
+    """A bot that works out its move in another process, from the game as
+    stored (see :mod:`tilebag.server.thinking`)."""
+
+    def think(self, seat: int) -> tuple[str | None, float]:
+        """Its move in GCG notation (none when the stored game is not at its turn) and the seconds taken."""
+        ...
+
+
 @dataclass
 class Chat:
     seq: int
@@ -76,6 +86,8 @@ class Room:
     """For each event of the table's log, the stored action it came of."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[Callable[[Room], None]] = field(default_factory=list)
+    views: dict[int | None, tuple[object, str]] = field(default_factory=dict)
+    """Each seat's last view as JSON text, with the state it shows (see :func:`~tilebag.server.views.view_json`)."""
 
     @property
     def game(self) -> Game:
@@ -125,8 +137,12 @@ class Rooms:
         self.thinkers = thinkers
         """Worker processes for the bots to think in (none: they think here)."""
         self.broker: Broker = broker or LocalBroker()
+        self.shared = not isinstance(self.broker, LocalBroker)
+        """Whether other processes serve these games too (then an action
+        first reads what they stored; alone, the rooms in memory are the database's)."""
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
+        self._loading: dict[str, threading.Lock] = {}
         self._lexicons = dict(lexicons or {})
 
     def lexicon(self, name: str | None) -> Lexicon:
@@ -142,8 +158,11 @@ class Rooms:
 
     # -- making and finding games -------------------------------------------
 
-    def create(self, seats: list[dict[str, object]], setup: dict[str, object], seed: int) -> tuple[Room, dict[int, str]]:
+    def create(
+        self, seats: list[dict[str, object]], setup: dict[str, object], seed: int, *, bots: bool = True
+    ) -> tuple[Room, dict[int, str]]:
         """A new game; the tokens of its people's seats (given out once).
+        Unless ``bots`` is false, a bot that starts makes its move.
 
         :raises RoomError: (400) for seats or rules that do not make a game.
         """
@@ -182,13 +201,20 @@ class Rooms:
         game_id = self.store.create_game(setup, seed, rows)
         room = self.load(game_id)
         assert room is not None
-        self.advance(room)
+        if bots:
+            self.advance(room)
         return room, tokens
 
     def load(self, game_id: str) -> Room | None:
         """The room of a game (rebuilt from the store the first time), or ``None``."""
         with self._lock:
             room = self._rooms.get(game_id)
+        if room is not None:
+            return room
+        # rebuilt without the lock, which every request takes: a long rebuild holds up nobody else
+        with self._loading_lock(game_id):
+            with self._lock:
+                room = self._rooms.get(game_id)
             if room is not None:
                 return room
             stored = self.store.game(game_id)
@@ -196,8 +222,19 @@ class Rooms:
                 return None
             setup, seed, _ = stored
             room = self.rebuild(game_id, setup, seed)
-            self._rooms[game_id] = room
+            with self._lock:
+                self._rooms[game_id] = room
             return room
+
+    def in_memory(self, game_id: str) -> Room | None:
+        """The room of a game when it is in memory already (nothing is read or rebuilt)."""
+        with self._lock:
+            return self._rooms.get(game_id)
+
+    def _loading_lock(self, game_id: str) -> threading.Lock:
+        """The lock that lets one thread at a time rebuild a game."""
+        with self._lock:
+            return self._loading.setdefault(game_id, threading.Lock())
 
     def rebuild(self, game_id: str, setup: dict[str, object], seed: int) -> Room:
         """A game as its stored setup and actions make it."""
@@ -247,6 +284,10 @@ class Rooms:
             for listener in list(room.listeners):
                 listener(room)
             return True
+
+    def _catch_up(self, room: Room) -> None:
+        if self.shared:
+            self.refresh(room)
 
     def heard(self, game_id: str, seq: int) -> None:
         """Another process stored actions of ``game_id`` up to ``seq``."""
@@ -298,7 +339,7 @@ class Rooms:
         words = text.strip()
         command = words.lower()
         with room.lock:
-            self.refresh(room)
+            self._catch_up(room)
             game = room.game
             if game.state is GameState.OVER:
                 raise RoomError(409, f"the game is over: {game.result_text()}")
@@ -377,29 +418,52 @@ class Rooms:
         self._told(room)
 
     def advance(self, room: Room) -> list[TableEvent]:
-        """Let the bots whose turn it is act, each action stored as it is made."""
+        """Let the bots whose turn it is act, each action stored as it is made.
+
+        A bot that thinks in a worker process does so with the room free:
+        meanwhile the room's views are read and told as usual."""
         events: list[TableEvent] = []
-        with room.lock:
-            while room.table.bot_to_act() is not None:
-                made = room.table.bot_turn()
+        while True:
+            with room.lock:
+                bot = room.table.bot_to_act()
+                if bot is None:
+                    return events
+                seat, seq = room.table.seat_to_act(), room.seq
+                playing = room.game.state is GameState.PLAYING
+            thought = None
+            if isinstance(bot, ThinksElsewhere) and playing:
+                try:
+                    thought = bot.think(seat)
+                except Exception:  # the workers fail: the bot thinks here instead
+                    LOGGER.exception("a bot could not think in a worker process")
+            with room.lock:
+                if room.seq != seq:  # the game moved meanwhile (a timeout, another process): look again
+                    continue
+                chosen = None
+                if thought is not None and thought[0] is not None:
+                    try:
+                        chosen = (room.game.parse_move(thought[0]), thought[1])
+                    except (InvalidMoveError, IllegalMoveError):
+                        chosen = None  # the table's own bot thinks again, here
+                made = room.table.bot_turn(chosen=chosen)
                 if not made:
-                    break
+                    return events
                 try:
                     self._store(room, made)
                 except StaleError:  # another process moved this bot first
                     self._resync(room)
-                    break
+                    return events
                 events += made
-        return events
 
     def loaded(self) -> list[Room]:
         """The rooms in memory now."""
         with self._lock:
             return list(self._rooms.values())
 
-    def check_clocks(self) -> list[Room]:
+    def check_clocks(self, *, bots: bool = True) -> list[Room]:
         """Make the turn a pass wherever a person's turn timer has run out,
-        by the server's clock (a client's says nothing); the rooms changed."""
+        by the server's clock (a client's says nothing); then, unless
+        ``bots`` is false, the bots whose turn it is move; the rooms changed."""
         changed = []
         for room in self.loaded():
             game = room.game
@@ -411,8 +475,9 @@ class Rooms:
                 if table.is_bot(seat) or not table.over_time(table.elapsed()):
                     continue
                 self._commit(room, seat, "timeout", "")
-                self.advance(room)
                 changed.append(room)
+            if bots:
+                self.advance(room)
         return changed
 
     def rematch(self, room: Room, seat: int | None) -> tuple[Room, int, str]:
@@ -435,7 +500,7 @@ class Rooms:
                 for new in range(count):
                     old = room.seats[(new + 1) % count]
                     seats.append({"bot": old.bot} if old.kind == "bot" else {"open": True, "reserved": old.name})
-                made, _ = self.create(seats, dict(room.setup), secrets.randbits(62))
+                made, _ = self.create(seats, dict(room.setup), secrets.randbits(62), bots=False)
                 room.rematch = made.game_id
                 room.seq = self.store.add_action(room.game_id, seat, "rematch", made.game_id, None)
                 self._told(room)
@@ -464,7 +529,7 @@ class Rooms:
         if not name or len(name) > MAX_NAME or not name.isprintable():
             raise RoomError(400, f"a name is 1 to {MAX_NAME} printable characters")
         with room.lock:
-            self.refresh(room)
+            self._catch_up(room)
             open_seats = [row for row in room.seats if row.kind == "open" and row.name == f"Seat {row.seat + 1}"]
             if not open_seats:
                 raise RoomError(409, "no seat is open in this game")
@@ -490,7 +555,7 @@ class Rooms:
         if not message or len(message) > MAX_CHAT:
             raise RoomError(400, f"a chat message is 1 to {MAX_CHAT} characters")
         with room.lock:
-            self.refresh(room)
+            self._catch_up(room)
             seq = self.store.add_action(room.game_id, seat, "chat", message, None)
             room.seq = seq
             chat = Chat(seq, seat, room.seats[seat].name, message)

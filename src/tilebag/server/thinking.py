@@ -12,17 +12,23 @@ worker would not see the actions of the turn so far.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 from tilebag.engine import Engine
 from tilebag.engine.players import Player, engine_for, make_bot
-from tilebag.game import Game
+from tilebag.game import Game, GameState
 from tilebag.move import Move, MoveKind
 
 if TYPE_CHECKING:
     from tilebag.server.rooms import Rooms
+
+LOGGER = logging.getLogger("tilebag.server")
 
 _worker_rooms: Rooms | None = None
 """The worker process's own view of the database (set when it starts)."""
@@ -45,7 +51,7 @@ def _think(game_id: str, kind: str, name: str, seat: int) -> str | None:
         return None
     _worker_rooms.refresh(room)
     game = room.game
-    if game.turn != seat or game.is_over():
+    if game.turn != seat or game.state is not GameState.PLAYING:
         return None
     move = make_bot(kind, name).choose(game)
     return game.notation(move) if move.kind is MoveKind.PLACE else move.gcg(game.alphabet, game.layout)
@@ -56,12 +62,35 @@ class Thinkers:
     server's threads are not copied into them)."""
 
     def __init__(self, url: str, workers: int = 1) -> None:
-        self.pool = ProcessPoolExecutor(
-            max_workers=workers,
+        self.url = url
+        self.workers = workers
+        self._lock = threading.Lock()
+        self.pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
-            initargs=(url,),
+            initargs=(self.url,),
         )
+
+    def think(self, game_id: str, kind: str, name: str, seat: int) -> str | None:
+        """The bot's move in the stored game, thought in a worker (see
+        :func:`_think`). A worker that died (killed, out of memory) is
+        replaced, and the move asked of the new one."""
+        for attempt in range(2):
+            pool = self.pool
+            try:
+                return pool.submit(_think, game_id, kind, name, seat).result(timeout=120)
+            except BrokenProcessPool:
+                LOGGER.warning("a bot worker process died: starting another")
+                with self._lock:
+                    if self.pool is pool:
+                        self.pool = self._start()
+                if attempt:
+                    raise
+        return None
 
     def bot(self, game_id: str, kind: str, name: str) -> RemoteBot:
         return RemoteBot(self, game_id, kind, name)
@@ -71,7 +100,9 @@ class Thinkers:
 
 
 class RemoteBot:
-    """A bot of one kind at one seat, thinking in a worker process."""
+    """A bot of one kind at one seat that thinks in a worker process
+    (:meth:`think`, with no lock held); as a :class:`Player` it thinks
+    here, for the rare turn the worker could not see."""
 
     def __init__(self, thinkers: Thinkers, game_id: str, kind: str, name: str) -> None:
         self.thinkers = thinkers
@@ -84,10 +115,14 @@ class RemoteBot:
         """The engine its plays come from (the game's: its words are the game's words)."""
         return engine_for(game, None)
 
+    def think(self, seat: int) -> tuple[str | None, float]:
+        """The move (GCG notation) the bot makes in the game as stored, and
+        the seconds it took; no move when the stored game is not at its turn."""
+        started = time.monotonic()
+        text = self.thinkers.think(self.game_id, self.kind, self.name, seat)
+        return text, time.monotonic() - started
+
     def choose(self, game: Game) -> Move:
-        text = self.thinkers.pool.submit(_think, self.game_id, self.kind, self.name, game.turn).result(timeout=120)
-        if text is None:  # the worker saw another position: think here
-            if self._here is None:
-                self._here = make_bot(self.kind, self.name)
-            return self._here.choose(game)
-        return game.parse_move(text)
+        if self._here is None:
+            self._here = make_bot(self.kind, self.name)
+        return self._here.choose(game)
