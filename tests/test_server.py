@@ -188,6 +188,8 @@ def test_refused_requests_change_nothing(server: Server) -> None:
         (act(server, game, alice, "x" * 500), 400),
         (httpx.post(f"{server.url}/api/games/{game}/actions", content=b"{not json", headers={"Authorization": f"Bearer {alice}"}), 400),
         (httpx.post(f"{server.url}/api/games/{game}/actions", content=b"x" * 20_000, headers={"Authorization": f"Bearer {alice}"}), 413),
+        # sent in chunks, with no Content-Length to refuse it by: counted as it comes
+        (httpx.post(f"{server.url}/api/games/{game}/actions", content=iter([b"x" * 8_000] * 5), headers={"Authorization": f"Bearer {alice}"}), 413),
         (httpx.get(f"{server.url}/api/games/nosuchgame"), 404),
         (httpx.post(f"{server.url}/api/games", json={"seats": [{"name": "a"}, {"name": "A"}]}), 400),
         (httpx.post(f"{server.url}/api/games", json={"seats": [{"name": "a"}, {"bot": "grandmaster"}]}), 400),
@@ -197,6 +199,20 @@ def test_refused_requests_change_nothing(server: Server) -> None:
         assert "error" in response.json()
         assert alice not in response.text and bob not in response.text
     assert get(server, game, alice) == before
+
+
+def test_a_bot_worker_killed_mid_game_is_replaced_and_the_bot_moves(server: Server) -> None:
+    made = create(server, [{"name": "alice"}, {"bot": "static"}], seed=5)
+    game, token = str(made["id"]), str(made["seats"][0]["token"])  # type: ignore[index]
+    for _ in range(2):
+        workers = subprocess.run(["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True).stdout.split()
+        for pid in workers:  # the bots' worker processes (spawned by the server)
+            os.kill(int(pid), signal.SIGKILL)
+        mine = my_turn(server, game, token)
+        response = act(server, game, token, best_action(mine))
+        assert response.status_code == 200, response.text
+        after = my_turn(server, game, token)  # the bot moved, in a new worker
+        assert len(after["events"]) == len(mine["events"]) + 2  # type: ignore[arg-type]
 
 
 def test_a_seed_needs_the_servers_permission(tmp_path: Path) -> None:
@@ -354,34 +370,80 @@ def test_a_rematch_gives_each_seat_its_own_token_and_turns_the_seats(server: Ser
     assert httpx.post(f"{server.url}/api/games/{first['id']}/join", json={"name": "eve"}).status_code == 409
 
 
-@pytest.mark.parametrize("mode", ["double", "single", "void", "5-point"])
-def test_challenges_under_each_mode_through_the_api(server: Server, mode: str) -> None:
-    made = create(server, [{"name": "alice"}, {"name": "bob"}, {"name": "carol"}], options={"challenge": mode}, seed=31)
-    game = str(made["id"])
-    alice, bob = (str(seat["token"]) for seat in made["seats"][:2])  # type: ignore[index]
-    view = get(server, game, alice)
-    rack = str(view["rack"])
-    phony = "8H " + rack[:2].replace("?", "E")  # two rack tiles that are very likely no word
-    response = act(server, game, alice, phony)
-    if mode == "void":
-        assert response.status_code in (200, 422)
-        if response.status_code == 422:
-            assert "not in the" in response.json()["error"] and get(server, game, alice)["events"] == []
-        return
-    if response.status_code != 200:
-        pytest.skip(f"{phony} is not a legal placement of this rack")
-    played = get(server, game, bob)
-    assert played["turn"] == 1 and len(played["events"]) == 1  # type: ignore[arg-type]
-    challenged = act(server, game, bob, "challenge")
-    assert challenged.status_code == 200, challenged.text
-    after = challenged.json()
-    kinds = [e["kind"] for e in after["events"]]
-    if "withdrawn" in kinds:
-        assert after["scores"][0] == 0 and after["board"] == "/".join(["15"] * 15)
-    else:
-        assert "challenge" in kinds
-    assert act(server, game, bob, "challenge").status_code == 409  # nothing left to challenge
+def a_phony(rack: str) -> str:
+    """Two tiles of the rack that make no word, played across the centre."""
+    lexicon = default_lexicon()
+    letters = [t for t in rack if t != "?"]
+    for i, first in enumerate(letters):
+        for j, second in enumerate(letters):
+            if i != j and first + second not in lexicon:
+                return f"8H {first}{second}"
+    raise AssertionError(f"every pair of {rack} is a word")
 
+
+def play_on(server: Server, game: str, tokens: list[str], limit: int = 80) -> dict[str, object]:
+    """Both people play the static bot's plays (accepting the last play) to the end;
+    every view each seat and an observer get is checked for another seat's tiles."""
+    for _ in range(limit):
+        views = [get(server, game, token) for token in tokens]
+        racks = {seat: str(v.get("rack", "")) for seat, v in enumerate(views)}
+        over = views[0]["status"] == "over"
+        for seat, seen in enumerate(views):
+            assert_private(seen, seat, racks, over)
+        assert_private(get(server, game), None, racks, over)
+        if over:
+            return views[0]
+        seat = int(views[0]["turn"])  # type: ignore[call-overload]
+        action = "accept" if views[seat]["status"] == "final-challenge" else best_action(views[seat])
+        response = act(server, game, tokens[seat], action)
+        assert response.status_code == 200, f"{action}: {response.text}"
+        answer = response.json()
+        assert_private(answer, seat, racks, answer["status"] == "over")
+    raise AssertionError(f"the game did not end in {limit} actions")
+
+
+@pytest.mark.parametrize("mode", ["double", "single", "void", "5-point"])
+def test_two_people_play_to_the_end_under_each_challenge_mode(server: Server, mode: str, tmp_path: Path) -> None:
+    """A phony, a challenge of it, a challenge of a good play, then the game
+    to its end, each as the mode rules; the record checks."""
+    made = create(server, [{"name": "alice"}, {"name": "bob"}], options={"challenge": mode}, seed=31)
+    game = str(made["id"])
+    alice, bob = (str(seat["token"]) for seat in made["seats"])  # type: ignore[attr-defined]
+    before = get(server, game, alice)
+    phony = act(server, game, alice, a_phony(str(before["rack"])))
+    if mode == "void":  # a phony is refused outright, and nothing may be challenged
+        assert phony.status_code == 422 and "not in the" in phony.json()["error"], phony.text
+        assert get(server, game, alice) == before
+        assert act(server, game, alice, best_action(before)).status_code == 200
+        refused = act(server, game, bob, "challenge")
+        assert refused.status_code == 409, refused.text
+    else:
+        assert phony.status_code == 200, phony.text
+        withdrawn = act(server, game, bob, "challenge")
+        assert withdrawn.status_code == 200, withdrawn.text
+        after = withdrawn.json()
+        assert [e["kind"] for e in after["events"]][-1] == "withdrawn"
+        assert after["scores"] == [0, 0] and after["board"] == "/".join(["15"] * 15) and after["turn"] == 1
+        assert act(server, game, bob, best_action(get(server, game, bob))).status_code == 200
+        good = get(server, game, alice)
+        scores = list(good["scores"])  # type: ignore[call-overload]
+        upheld = act(server, game, alice, "challenge")
+        assert upheld.status_code == 200, upheld.text
+        ruled = upheld.json()
+        if mode == "double":  # the challenger loses a turn
+            assert ruled["turn"] == 1 and ruled["scores"] == scores
+        elif mode == "single":  # no penalty
+            assert ruled["turn"] == 0 and ruled["scores"] == scores
+        else:  # the failed challenge costs the challenger 5 points
+            assert ruled["turn"] == 0 and ruled["scores"] == [scores[0] - 5, scores[1]]
+        assert act(server, game, alice, "challenge").status_code == 409  # nothing left to challenge
+    final = play_on(server, game, [alice, bob])
+    assert final["status"] == "over" and "result" in final
+    assert mode == "double" or mode in json.dumps(final["rules"])  # the view names a mode that is not the default
+    path = tmp_path / "game.gcg"
+    path.write_text(httpx.get(f"{server.url}/api/games/{game}/gcg").text, encoding="utf-8")
+    check = subprocess.run([sys.executable, "-m", "tilebag", "gcg", "check", str(path)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
 
 
 def test_two_processes_on_postgresql_and_redis_serve_the_same_game() -> None:

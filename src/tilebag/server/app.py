@@ -10,25 +10,29 @@ change nothing.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tilebag.formats import gcg
 from tilebag.game import GameState
-from tilebag.server.rooms import Chat, Room, RoomError, Rooms, hash_token
-from tilebag.server.views import STATUS, clock_message, event_message, view
+from tilebag.server.rooms import Chat, Room, RoomError, Rooms, hash_token, rules_of
+from tilebag.server.views import STATUS, clock_message, event_message, view_json
 
 LOGGER = logging.getLogger("tilebag.server")
+
+T = TypeVar("T")
 
 MAX_BODY_BYTES = 16 * 1024
 """The largest request body the server reads."""
@@ -42,12 +46,21 @@ def _token(request: Request) -> str | None:
     return None
 
 
-class _BodyLimit(BaseHTTPMiddleware):
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            return JSONResponse({"error": f"a request body is at most {MAX_BODY_BYTES} bytes"}, status_code=413)
-        return await call_next(request)
+class _BodyLimit:
+    """Refuses (413) a request whose declared body is over the limit, before
+    it is read. A plain ASGI middleware: it adds nothing to other requests."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            length = next((v for k, v in scope["headers"] if k == b"content-length"), None)
+            if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+                refused = JSONResponse({"error": f"a request body is at most {MAX_BODY_BYTES} bytes"}, status_code=413)
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class RateLimit:
@@ -74,14 +87,42 @@ CLOCK_CHECK_SECONDS = 0.25
 """How often the server looks for turn timers that ran out."""
 
 
-def seen_by(room: Room, seat: int | None) -> dict[str, object]:
-    """A seat's view, read under the room's lock."""
-    with room.lock:
-        return view(room, seat)
+async def read(room: Room, reading: Callable[[], T]) -> T:
+    """What ``reading`` reads of a room under its lock: here, on the event
+    loop, when the lock is free (reads are short); on a worker thread when
+    another thread holds it, so the event loop never waits."""
+    if room.lock.acquire(blocking=False):
+        try:
+            return reading()
+        finally:
+            room.lock.release()
+
+    def locked() -> T:
+        with room.lock:
+            return reading()
+
+    return await asyncio.to_thread(locked)
 
 
-def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
-    """The API over these rooms."""
+async def change(room: Room, changing: Callable[[], T], *, inline: bool) -> T:
+    """Make a change to a room: here, on the event loop, when the room is
+    free and the database answers in well under a millisecond (an SQLite
+    file); on a worker thread otherwise, so that the event loop never waits."""
+    if inline and room.lock.acquire(blocking=False):
+        try:
+            return changing()
+        finally:
+            room.lock.release()
+    return await asyncio.to_thread(changing)
+
+
+def _json(text: str, headers: dict[str, str] | None = None) -> Response:
+    """A JSON answer whose text is made already."""
+    return Response(content=text, media_type="application/json", headers=headers)
+
+
+def create_app(rooms: Rooms, *, allow_seeds: bool = False, bot_workers: int = 1) -> FastAPI:
+    """The API over these rooms (``bot_workers``: how many bots may think at once)."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -89,7 +130,8 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
             while True:
                 await asyncio.sleep(CLOCK_CHECK_SECONDS)
                 try:
-                    await asyncio.to_thread(rooms.check_clocks)
+                    for changed in await asyncio.to_thread(partial(rooms.check_clocks, bots=False)):
+                        start_bots(changed)
                 except Exception:  # a clock check must not stop the server
                     LOGGER.exception("checking the clocks failed")
 
@@ -102,8 +144,27 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
     )
     app.add_middleware(_BodyLimit)
     bot_tasks: set[asyncio.Future[Any]] = set()
-    bot_threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tilebag-bots")
+    bot_threads = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="tilebag-bots")
     """Where bots move: apart from the threads that answer requests, which never wait behind a bot."""
+    setup_threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tilebag-setup")
+    """Where games are made and seats taken: a burst of new games never holds up a move in a running one."""
+
+    def start_bots(room: Room) -> None:
+        """Let the bots whose turn it is move, on the bots' threads."""
+        if room.table.bot_to_act() is not None:
+            moving = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(bot_threads, rooms.advance, room))
+            bot_tasks.add(moving)
+            moving.add_done_callback(bots_done)
+
+    def bots_done(moving: asyncio.Future[Any]) -> None:
+        bot_tasks.discard(moving)
+        if not moving.cancelled() and moving.exception() is not None:
+            LOGGER.error("a bot could not move", exc_info=moving.exception())
+
+    async def setting_up(function: Callable[..., T], *args: object) -> T:
+        return await asyncio.get_running_loop().run_in_executor(setup_threads, partial(function, *args))
+
+    local_database = rooms.store.url.startswith("sqlite")
     actions_limit = RateLimit(rate=5.0, burst=20.0)
     chat_limit = RateLimit(rate=1.0, burst=5.0)
 
@@ -121,15 +182,22 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
         LOGGER.info("refused %s %s: malformed request", request.method, request.url.path)
         return JSONResponse({"error": "malformed request: send a JSON object as docs/api.md shows"}, status_code=400)
 
-    def room_of(game_id: str) -> Room:
-        room = rooms.load(game_id)
+    async def room_of(game_id: str) -> Room:
+        # a game not in memory is rebuilt on a worker thread: the event loop never waits for one
+        room = rooms.in_memory(game_id) or await asyncio.to_thread(rooms.load, game_id)
         if room is None:
             raise RoomError(404, "no such game")
         return room
 
     async def body(request: Request) -> dict[str, Any]:
+        # counted as it comes: a body sent in chunks declares no length
+        received = bytearray()
+        async for chunk in request.stream():
+            received += chunk
+            if len(received) > MAX_BODY_BYTES:
+                raise RoomError(413, f"a request body is at most {MAX_BODY_BYTES} bytes")
         try:
-            data = await request.json()
+            data = json.loads(received)
         except ValueError:
             raise RoomError(400, "malformed request: the body is not JSON") from None
         if not isinstance(data, dict):
@@ -149,7 +217,8 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
             raise RoomError(400, "a seed is a whole number from 0")
         setup: dict[str, object] = {key: data[key] for key in ("rules", "options", "lexicon") if key in data}
         game_seed = seed if seed is not None else secrets.randbits(62)
-        room, tokens = await asyncio.to_thread(rooms.create, seats, setup, game_seed)
+        room, tokens = await setting_up(partial(rooms.create, bots=False), seats, setup, game_seed)
+        start_bots(room)
         base = str(request.base_url).rstrip("/")
         return {
             "id": room.game_id,
@@ -171,45 +240,46 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
     @app.get("/api/games")
     async def lobby() -> list[dict[str, object]]:
         found: list[dict[str, object]] = []
-        for game_id in rooms.store.game_ids():
-            room = rooms.load(game_id)
-            if room is None:
+        for game_id, setup, status, seats in await asyncio.to_thread(rooms.store.lobby):
+            room = rooms.in_memory(game_id)
+            try:
+                rules = room.game.rules.name if room is not None else rules_of(setup).name
+            except RoomError:
                 continue
             found.append(
                 {
                     "id": game_id,
-                    "status": STATUS[room.game.state],
-                    "rules": room.game.rules.name,
-                    "seats": [{"seat": r.seat, "name": r.name, "kind": r.kind} for r in room.seats],
+                    "status": STATUS[room.game.state] if room is not None else status,
+                    "rules": rules,
+                    "seats": [{"seat": r.seat, "name": r.name, "kind": r.kind} for r in (room.seats if room else seats)],
                 }
             )
         return found
 
     @app.get("/api/games/{game_id}")
-    async def game_view(game_id: str, request: Request) -> dict[str, object]:
-        room = room_of(game_id)
-        return await asyncio.to_thread(seen_by, room, room.seat_of(_token(request)))
+    async def game_view(game_id: str, request: Request) -> Response:
+        room = await room_of(game_id)
+        seat = room.seat_of(_token(request))
+        return _json(await read(room, lambda: view_json(room, seat)))
 
     @app.post("/api/games/{game_id}/actions")
-    async def act(game_id: str, request: Request) -> dict[str, object]:
-        room = room_of(game_id)
+    async def act(game_id: str, request: Request) -> Response:
+        started = time.perf_counter()
+        room = await room_of(game_id)
         seat = room.seat_of(_token(request))
         limited(actions_limit, _token(request), "actions")
         data = await body(request)
         action = data.get("action")
         if not isinstance(action, str):
             raise RoomError(400, 'send {"action": "8D WORD"} (a move in GCG notation, challenge, resign or accept)')
-        await asyncio.to_thread(rooms.act, room, seat, action, bots=False)
-        answer = await asyncio.to_thread(seen_by, room, seat)
-        if room.table.bot_to_act() is not None:  # the bots move after the answer: their thinking is not the player's wait
-            moving = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(bot_threads, rooms.advance, room))
-            bot_tasks.add(moving)
-            moving.add_done_callback(bot_tasks.discard)
-        return answer
+        await change(room, partial(rooms.act, room, seat, action, bots=False), inline=local_database)
+        answer = await read(room, lambda: view_json(room, seat))
+        start_bots(room)  # after the answer: their thinking is not the player's wait
+        return _json(answer, {"Server-Timing": f"act;dur={(time.perf_counter() - started) * 1000:.1f}"})
 
     @app.post("/api/games/{game_id}/chat")
     async def chat(game_id: str, request: Request) -> dict[str, object]:
-        room = room_of(game_id)
+        room = await room_of(game_id)
         seat = room.seat_of(_token(request))
         limited(chat_limit, _token(request), "chat messages")
         data = await body(request)
@@ -218,23 +288,24 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, request: Request) -> dict[str, object]:
-        room = room_of(game_id)
+        room = await room_of(game_id)
         data = await body(request)
-        seat, token = await asyncio.to_thread(rooms.join, room, str(data.get("name", "")))
+        seat, token = await setting_up(rooms.join, room, str(data.get("name", "")))
         base = str(request.base_url).rstrip("/")
         return {"seat": seat, "token": token, "url": f"{base}/games/{game_id}?token={token}"}
 
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request) -> dict[str, object]:
-        room = room_of(game_id)
+        room = await room_of(game_id)
         seat = room.seat_of(_token(request))
-        new_room, place, token = await asyncio.to_thread(rooms.rematch, room, seat)
+        new_room, place, token = await setting_up(rooms.rematch, room, seat)
+        start_bots(new_room)
         base = str(request.base_url).rstrip("/")
         return {"id": new_room.game_id, "seat": place, "token": token, "url": f"{base}/games/{new_room.game_id}?token={token}"}
 
     @app.get("/api/games/{game_id}/gcg", response_class=PlainTextResponse)
     async def record(game_id: str) -> str:
-        room = room_of(game_id)
+        room = await room_of(game_id)
         written = room.game.record()
         if room.game.state is not GameState.OVER:
             written.final_racks = {}
@@ -244,7 +315,7 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
 
     @app.websocket("/api/games/{game_id}/ws")
     async def follow(websocket: WebSocket, game_id: str) -> None:
-        room = rooms.load(game_id)
+        room = rooms.in_memory(game_id) or await asyncio.to_thread(rooms.load, game_id)
         token = websocket.query_params.get("token")
         if room is None:
             await websocket.close(code=4404, reason="no such game")
@@ -280,9 +351,8 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
         def chat_message(c: Chat) -> dict[str, object]:
             return {"type": "Chat", "seat": c.seat, "name": c.name, "text": c.text, "seq": c.seq}
 
-        def told(first_event: int, first_chat: int, since: int | None) -> tuple[list[dict[str, object]], dict[str, object], int, int]:
-            # read under the room's lock, on a worker thread: the event loop never waits for a bot
-            with room.lock:
+        def told(first_event: int, first_chat: int, since: int | None) -> tuple[list[dict[str, object]], str, int, int]:
+            with room.lock:  # reentrant: read() holds it already
                 pairs = list(zip(room.table.log, room.event_seqs, strict=False))
                 if since is None:
                     pairs, chats = pairs[first_event:], room.chat[first_chat:]
@@ -290,11 +360,14 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
                     pairs, chats = [(e, at) for e, at in pairs if at > since], [c for c in room.chat if c.seq > since]
                 messages = [{**event_message(room, e, seat), "seq": at} for e, at in pairs]
                 messages += [chat_message(c) for c in chats]
-                return messages, view(room, seat), len(room.table.log), len(room.chat)
+                return messages, whole("view"), len(room.table.log), len(room.chat)
+
+        def whole(kind: str) -> str:
+            """The view as a message of this kind (read under the room's lock)."""
+            return f'{{"type":"{kind}","seq":{room.seq},"view":{view_json(room, seat)}}}'
 
         try:
-            hello = await asyncio.to_thread(seen_by, room, seat)
-            await websocket.send_json({"type": "hello", "seq": hello["seq"], "view": hello})
+            await websocket.send_text(await read(room, lambda: whole("hello")))
             while True:
                 if reader.done():
                     break
@@ -303,17 +376,17 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False) -> FastAPI:
                     try:
                         await asyncio.wait_for(changed.wait(), timeout=1.0)
                     except TimeoutError:
-                        tick = await asyncio.to_thread(clock_message, room)
+                        tick = await read(room, lambda: clock_message(room))
                         if tick is not None:
                             await websocket.send_json(tick)
                         continue
                     changed.clear()
                 if not asked.empty():
                     since = asked.get_nowait()  # a catch-up: it tells everything after SEQ
-                messages, state, sent_events, sent_chat = await asyncio.to_thread(told, sent_events, sent_chat, since)
+                messages, state, sent_events, sent_chat = await read(room, partial(told, sent_events, sent_chat, since))
                 for message in messages:
                     await websocket.send_json(message)
-                await websocket.send_json({"type": "view", "seq": state["seq"], "view": state})
+                await websocket.send_text(state)
         except WebSocketDisconnect:
             pass
         finally:

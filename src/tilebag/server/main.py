@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 import threading
@@ -52,9 +53,15 @@ def serve(args: argparse.Namespace) -> int:
             if room is not None:
                 rooms.advance(room)
 
+    rooms.lexicon(None)  # the default lexicon loaded once, before the first game asks for it
     wake_bots()
-    app = create_app(rooms, allow_seeds=args.allow_seeds)
+    # what was loaded to start (the lexicon above all) lives as long as the server: keep it out of the
+    # garbage collector's full passes, which would otherwise stop every request for a tenth of a second
+    gc.collect()
+    gc.freeze()
+    app = create_app(rooms, allow_seeds=args.allow_seeds, bot_workers=max(1, args.bot_workers))
     print(f"tilebag serve: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
     threading.current_thread().name = "tilebag-serve"
+    sys.setswitchinterval(0.0005)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False)
     return 0

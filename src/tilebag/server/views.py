@@ -9,6 +9,8 @@ end. Nothing here reads a token: the room has said which seat asks.
 
 from __future__ import annotations
 
+import json
+
 from tilebag.formats import cgp
 from tilebag.game import GameState
 from tilebag.record import EventKind
@@ -65,6 +67,19 @@ def view(room: Room, seat: int | None) -> dict[str, object]:
         data["result"] = game.result_text()
         data["racks"] = [alphabet.format_rack(game.rack(i)) for i in range(len(game.players))]
     return data
+
+
+def view_json(room: Room, seat: int | None) -> str:
+    """:func:`view` as JSON text, made once for each seat and state of the
+    game: the answer to an action and the WebSocket messages after it share it.
+    Read under the room's lock."""
+    key = (room.seq, len(room.table.log), len(room.chat), room.game.state)
+    cached = room.views.get(seat)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    text = json.dumps(view(room, seat), separators=(",", ":"))
+    room.views[seat] = (key, text)
+    return text
 
 
 def _clocks(room: Room) -> dict[str, object] | None:
