@@ -309,6 +309,10 @@ COMMANDS: tuple[Command, ...] = (
                 (
                     arg("--games", type=int, nargs="+", default=[10, 50, 100, 200], metavar="N",
                         help="concurrent games, one run per number (default 10 50 100 200)"),
+                    arg("--think", type=float, default=1.0, metavar="SECONDS",
+                        help="each client waits about this long before each action, as a quick player would (default 1; 0: at once, which saturates the machine)"),
+                    arg("--url", metavar="URL",
+                        help="play against a server already running there (default: start one on a fresh database)"),
                     json_arg("print one JSON list"),
                 ),
             ),

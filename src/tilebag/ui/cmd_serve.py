@@ -29,6 +29,9 @@ def bench(args: argparse.Namespace) -> int:
     if any(n < 1 for n in args.games):
         print("tilebag: --games takes numbers of games from 1", file=sys.stderr)
         return 2
+    if args.think < 0:
+        print("tilebag: --think takes seconds from 0", file=sys.stderr)
+        return 2
     from tilebag.server.bench import main
 
-    return main(args.games, as_json=args.json)
+    return main(args.games, as_json=args.json, think=args.think, url=args.url.rstrip("/") if args.url else None)
