@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tilebag.formats import gcg
 from tilebag.game import GameState
+from tilebag.server.pages import add_pages
 from tilebag.server.rooms import Chat, Room, RoomError, Rooms, hash_token, rules_of
 from tilebag.server.views import STATUS, clock_message, event_message, view_json
 
@@ -203,6 +204,8 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False, bot_workers: int = 1)
         if not isinstance(data, dict):
             raise RoomError(400, "malformed request: send a JSON object")
         return data
+
+    add_pages(app, room_of, read, _token, body)
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict[str, object]:

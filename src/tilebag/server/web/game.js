@@ -1,0 +1,434 @@
+// The game page: the board, your rack, the moves, the chat, followed live
+// through the game's WebSocket. The server checks everything; this page only
+// shows what the server says and sends what the player chose.
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const token = params.get("token");
+const gameId = location.pathname.split("/").filter(Boolean).pop();
+const COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const SQUARE_NAMES = { W: "triple word", w: "double word", L: "triple letter", l: "double letter" };
+
+let layout = null;        // rows of square codes, tiles with their scores
+let view = null;          // the last view the server sent
+let seq = 0;              // the last sequence number seen
+let cursor = null;        // {row, col, down}
+let pending = [];         // [{row, col, letter, blank, rackIndex}]
+let rackOrder = [];       // the rack's tiles in the order the player keeps them
+let chosenRack = null;    // a rack tile tapped, waiting for a square
+let exchanging = false;
+const chosenForExchange = new Set();
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+async function api(path, options = {}) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { ...options, headers });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+function scoreOf(letter) {
+  const tile = layout.tiles.find((t) => t.label === letter.toUpperCase());
+  return tile ? tile.score : 0;
+}
+
+function boardLetters() {
+  // the CGP board field as rows of letters ("" for an empty square)
+  return view.board.split("/").map((row) => {
+    const squares = [];
+    for (const part of row.match(/\d+|./g) || []) {
+      if (/^\d+$/.test(part)) for (let i = 0; i < Number(part); i += 1) squares.push("");
+      else squares.push(part);
+    }
+    return squares;
+  });
+}
+
+function squareName(row, col) { return `${COLUMNS[col]}${row + 1}`; }
+
+function lastPlaySquares() {
+  const last = [...(view.events || [])].reverse().find((e) => e.kind === "place");
+  const squares = new Set();
+  if (!last || !last.move) return squares;
+  const [where, word] = last.move.split(" ");
+  const across = /^\d/.test(where);
+  let row = Number(where.match(/\d+/)[0]) - 1;
+  let col = COLUMNS.indexOf(where.match(/[A-Z]/)[0]);
+  for (const _ of word || "") {
+    squares.add(`${row},${col}`);
+    if (across) col += 1; else row += 1;
+  }
+  return squares;
+}
+
+function drawBoard() {
+  const letters = boardLetters();
+  const last = lastPlaySquares();
+  const board = $("board");
+  board.style.setProperty("--cols", layout.rows[0].length);
+  const squares = [];
+  layout.rows.forEach((codes, row) => {
+    [...codes].forEach((code, col) => {
+      const placed = pending.find((p) => p.row === row && p.col === col);
+      const letter = placed ? (placed.blank ? placed.letter.toLowerCase() : placed.letter) : letters[row][col];
+      const square = el("button", { type: "button", class: `square ${code}`, role: "gridcell", "data-square": squareName(row, col) });
+      if (row === layout.start[0] && col === layout.start[1]) square.classList.add("start");
+      let label = `${squareName(row, col)}`;
+      if (letter) {
+        const blank = letter === letter.toLowerCase();
+        square.classList.add("tile");
+        square.append(el("span", { class: blank ? "blank" : "", text: letter.toUpperCase() }));
+        if (!blank) square.append(el("span", { class: "value", text: String(scoreOf(letter)) }));
+        label += `: ${letter.toUpperCase()}${blank ? " (blank)" : `, ${scoreOf(letter)} points`}`;
+        if (placed) { square.classList.add("pending"); label += ", your tile"; }
+        if (last.has(`${row},${col}`)) { square.classList.add("last"); label += ", last play"; }
+      } else {
+        if (code !== ".") square.append(el("span", { class: "label", text: { W: "TW", w: "DW", L: "TL", l: "DL" }[code] }));
+        label += `, ${SQUARE_NAMES[code] || "plain"}, empty`;
+      }
+      if (cursor && cursor.row === row && cursor.col === col) {
+        square.classList.add("cursor", cursor.down ? "down" : "across");
+        label += cursor.down ? ", typing down" : ", typing across";
+      }
+      square.setAttribute("aria-label", label);
+      square.addEventListener("click", () => clickSquare(row, col));
+      squares.push(square);
+    });
+  });
+  board.replaceChildren(...squares);
+}
+
+function rackTiles() { return view && view.rack ? [...view.rack] : []; }
+
+function syncRack() {
+  // keep the player's order of the tiles the server says the rack holds
+  const tiles = rackTiles();
+  const left = [...tiles];
+  const kept = [];
+  for (const tile of rackOrder) {
+    const at = left.indexOf(tile);
+    if (at >= 0) { kept.push(tile); left.splice(at, 1); }
+  }
+  rackOrder = kept.concat(left);
+}
+
+function drawRack() {
+  const used = new Set(pending.map((p) => p.rackIndex));
+  const tiles = rackOrder.map((tile, index) => {
+    const button = el("button", { type: "button", class: "rack-tile tile", role: "option", draggable: "true",
+      "aria-label": tile === "?" ? "blank" : `${tile}, ${scoreOf(tile)} points` });
+    button.append(el("span", { text: tile === "?" ? " " : tile }));
+    if (tile !== "?") button.append(el("span", { class: "value", text: String(scoreOf(tile)) }));
+    if (used.has(index)) button.classList.add("used");
+    if (chosenRack === index || chosenForExchange.has(index)) button.classList.add("chosen");
+    button.setAttribute("aria-selected", String(chosenRack === index || chosenForExchange.has(index)));
+    button.addEventListener("click", () => clickRack(index));
+    button.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", String(index)));
+    return button;
+  });
+  $("rack").replaceChildren(...tiles);
+  $("rack").hidden = !view || view.you === null || view.you === undefined;
+}
+
+function myTurn() { return view && view.you !== null && view.you !== undefined && view.turn === view.you && view.status !== "over"; }
+
+function drawPanels() {
+  const players = view.seats.map((seat) => {
+    const item = el("li", { text: `${seat.name}: ${view.scores[seat.seat]}` });
+    if (view.turn === seat.seat && view.status !== "over") item.classList.add("turn");
+    if (view.clocks && view.clocks.used) item.append(el("span", { class: "clock", "data-seat": String(seat.seat), text: "" }));
+    return item;
+  });
+  $("players").replaceChildren(...players);
+  $("bag").textContent = `${view.bag} tiles in the bag`;
+  $("unseen").textContent = view.unseen ? `Unseen: ${view.unseen}` : `Unseen tiles: ${view.unseen_count ?? ""}`;
+  $("result").textContent = view.result || "";
+  $("record").href = `/api/games/${gameId}/gcg`;
+  $("record").hidden = view.status !== "over";
+  const log = (view.events || []).map((e) => {
+    const who = view.seats[e.seat] ? view.seats[e.seat].name : `seat ${e.seat}`;
+    return el("li", { text: `${who}: ${e.move || e.kind} ${e.score >= 0 ? "+" : ""}${e.score} = ${e.total}` });
+  });
+  $("log").replaceChildren(...log);
+  $("log").scrollTop = $("log").scrollHeight;
+  const chat = (view.chat || []).map((c) => el("li", { text: `${c.name}: ${c.text}` }));
+  $("chat").replaceChildren(...chat);
+  const seated = view.you !== null && view.you !== undefined;
+  const playing = view.status === "playing";
+  for (const id of ["play", "clear", "shuffle", "exchange", "pass"]) $(id).disabled = !seated || !playing || !myTurn();
+  $("shuffle").disabled = !seated;
+  $("challenge").disabled = !seated || view.status === "over" || !(view.events || []).length;
+  $("accept").hidden = view.status !== "final-challenge";
+  $("accept").disabled = !myTurn();
+  $("resign").disabled = !seated || view.status === "over";
+  $("chat-form").hidden = !seated;
+}
+
+function draw() {
+  if (!layout || !view) return;
+  syncRack();
+  drawBoard();
+  drawRack();
+  drawPanels();
+}
+
+// -- composing a play -------------------------------------------------------
+
+function occupied(row, col) {
+  return Boolean(boardLetters()[row][col]) || pending.some((p) => p.row === row && p.col === col);
+}
+
+function clickSquare(row, col) {
+  if (chosenRack !== null) { placeAt(row, col, chosenRack); chosenRack = null; draw(); return; }
+  if (cursor && cursor.row === row && cursor.col === col) cursor.down = !cursor.down;
+  else cursor = { row, col, down: false };
+  draw();
+  focusCursor();
+}
+
+function focusCursor() {
+  if (!cursor) return;
+  const square = document.querySelector(`[data-square="${squareName(cursor.row, cursor.col)}"]`);
+  if (square) square.focus();
+}
+
+function clickRack(index) {
+  if (exchanging) {
+    if (chosenForExchange.has(index)) chosenForExchange.delete(index); else chosenForExchange.add(index);
+  } else {
+    chosenRack = chosenRack === index ? null : index;
+  }
+  draw();
+}
+
+function placeAt(row, col, rackIndex) {
+  if (!myTurn() || occupied(row, col) || pending.some((p) => p.rackIndex === rackIndex)) return false;
+  let letter = rackOrder[rackIndex];
+  let blank = false;
+  if (letter === "?") {
+    const asked = (prompt("Which letter is the blank?") || "").trim().toUpperCase();
+    if (!/^[A-Z]$/.test(asked)) return false;
+    letter = asked;
+    blank = true;
+  }
+  pending.push({ row, col, letter, blank, rackIndex });
+  schedulePreview();
+  return true;
+}
+
+function typeLetter(letter) {
+  if (!cursor || !myTurn()) return;
+  const used = new Set(pending.map((p) => p.rackIndex));
+  let index = rackOrder.findIndex((t, i) => t === letter && !used.has(i));
+  let blank = false;
+  if (index < 0) { index = rackOrder.findIndex((t, i) => t === "?" && !used.has(i)); blank = true; }
+  if (index < 0) { $("error").textContent = `no ${letter} on your rack`; return; }
+  while (cursor && occupied(cursor.row, cursor.col)) advance();
+  if (!cursor) return;
+  pending.push({ row: cursor.row, col: cursor.col, letter, blank, rackIndex: index });
+  advance();
+  $("error").textContent = "";
+  schedulePreview();
+  draw();
+  focusCursor();
+}
+
+function advance() {
+  const size = layout.rows.length;
+  if (cursor.down) cursor.row += 1; else cursor.col += 1;
+  if (cursor.row >= size || cursor.col >= layout.rows[0].length) cursor = null;
+}
+
+function takeBack() {
+  const last = pending.pop();
+  if (last) cursor = { row: last.row, col: last.col, down: cursor ? cursor.down : false };
+  schedulePreview();
+  draw();
+  focusCursor();
+}
+
+function clearPlay() {
+  pending = [];
+  chosenRack = null;
+  $("preview").textContent = "";
+  draw();
+}
+
+function notation() {
+  // the pending tiles as GCG: the whole word along their line, "." for tiles already on the board
+  if (!pending.length) return null;
+  const rows = new Set(pending.map((p) => p.row));
+  const cols = new Set(pending.map((p) => p.col));
+  let down;
+  if (pending.length === 1) {
+    const { row, col } = pending[0];
+    const letters = boardLetters();
+    down = Boolean((letters[row - 1] && letters[row - 1][col]) || (letters[row + 1] && letters[row + 1][col]));
+  } else if (rows.size === 1) down = false;
+  else if (cols.size === 1) down = true;
+  else return null;
+  const letters = boardLetters();
+  const at = (r, c) => {
+    const placed = pending.find((p) => p.row === r && p.col === c);
+    if (placed) return placed.blank ? placed.letter.toLowerCase() : placed.letter;
+    return letters[r] && letters[r][c] ? "." : "";
+  };
+  let { row, col } = pending.reduce((a, b) => ((down ? b.row < a.row : b.col < a.col) ? b : a));
+  while (at(down ? row - 1 : row, down ? col : col - 1)) { if (down) row -= 1; else col -= 1; }
+  const start = { row, col };
+  let word = "";
+  while (at(row, col)) { word += at(row, col); if (down) row += 1; else col += 1; }
+  const where = down ? `${COLUMNS[start.col]}${start.row + 1}` : `${start.row + 1}${COLUMNS[start.col]}`;
+  return `${where} ${word}`;
+}
+
+let previewTimer = null;
+function schedulePreview() {
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(async () => {
+    const play = notation();
+    if (!play) { $("preview").textContent = pending.length ? "tiles must be in one line" : ""; return; }
+    try {
+      const found = await api(`/api/games/${gameId}/preview`, { method: "POST", body: JSON.stringify({ action: play }) });
+      $("preview").textContent = found.ok ? `${play}: ${found.score} points (${found.words.join(", ")})` : `${play}: ${found.error}`;
+    } catch (err) {
+      $("preview").textContent = "";
+    }
+  }, 150);
+}
+
+async function send(action) {
+  $("error").textContent = "";
+  try {
+    const answer = await api(`/api/games/${gameId}/actions`, { method: "POST", body: JSON.stringify({ action }) });
+    pending = [];
+    cursor = null;
+    exchanging = false;
+    chosenForExchange.clear();
+    $("preview").textContent = "";
+    show(answer);
+  } catch (err) {
+    $("error").textContent = err.message; // the board stays as it was: the player may fix the play
+  }
+}
+
+function play() {
+  const action = notation();
+  if (!action) { $("error").textContent = "place tiles in one line first"; return; }
+  send(action);
+}
+
+function exchange() {
+  if (!exchanging) {
+    clearPlay();
+    exchanging = true;
+    $("exchange").textContent = "Exchange the chosen tiles";
+    $("error").textContent = "choose the tiles to exchange on your rack";
+    return;
+  }
+  const tiles = [...chosenForExchange].map((i) => rackOrder[i]).join("");
+  exchanging = false;
+  $("exchange").textContent = "Exchange";
+  if (!tiles) { chosenForExchange.clear(); draw(); return; }
+  send(`-${tiles}`);
+}
+
+// -- following the game -----------------------------------------------------
+
+function show(newView) {
+  if (newView.seq < seq && view) return;
+  view = newView;
+  seq = newView.seq;
+  draw();
+}
+
+let socket = null;
+let retry = 500;
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${query}`);
+  socket.addEventListener("open", () => {
+    retry = 500;
+    $("connection").textContent = "live";
+    if (seq) socket.send(JSON.stringify({ since: seq }));
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "hello" || message.type === "view") show(message.view);
+    else if (message.type === "clock") showClock(message);
+  });
+  socket.addEventListener("close", () => {
+    $("connection").textContent = "reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+function showClock(tick) {
+  for (const span of document.querySelectorAll(".clock")) {
+    const seat = Number(span.dataset.seat);
+    const used = tick.used[seat] || 0;
+    let text = ` · ${Math.floor(used / 60)}:${String(Math.floor(used % 60)).padStart(2, "0")} used`;
+    if (seat === tick.seat && tick.turn_left !== null) text += ` · ${Math.ceil(tick.turn_left)} s left`;
+    span.textContent = text;
+  }
+}
+
+function keys(event) {
+  if (event.target.closest("input, textarea, select")) return;
+  if (/^[a-zA-Z]$/.test(event.key) && cursor) { event.preventDefault(); typeLetter(event.key.toUpperCase()); }
+  else if (event.key === "Enter" && pending.length) { event.preventDefault(); play(); }
+  else if (event.key === "Backspace" && pending.length) { event.preventDefault(); takeBack(); }
+  else if (event.key === "Escape") { clearPlay(); }
+}
+
+async function start() {
+  layout = await api(`/api/games/${gameId}/layout`);
+  $("play").addEventListener("click", play);
+  $("clear").addEventListener("click", clearPlay);
+  $("shuffle").addEventListener("click", () => {
+    for (let i = rackOrder.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [rackOrder[i], rackOrder[j]] = [rackOrder[j], rackOrder[i]];
+    }
+    clearPlay();
+  });
+  $("exchange").addEventListener("click", exchange);
+  $("pass").addEventListener("click", () => send("-"));
+  $("challenge").addEventListener("click", () => send("challenge"));
+  $("accept").addEventListener("click", () => send("accept"));
+  $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) send("resign"); });
+  $("board").addEventListener("dragover", (event) => event.preventDefault());
+  $("board").addEventListener("drop", (event) => {
+    event.preventDefault();
+    const square = event.target.closest("[data-square]");
+    if (!square) return;
+    const name = square.dataset.square;
+    const index = Number(event.dataTransfer.getData("text/plain"));
+    placeAt(Number(name.slice(1)) - 1, COLUMNS.indexOf(name[0]), index);
+    draw();
+  });
+  $("chat-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (!text) return;
+    try { await api(`/api/games/${gameId}/chat`, { method: "POST", body: JSON.stringify({ text }) }); $("chat-text").value = ""; }
+    catch (err) { $("error").textContent = err.message; }
+  });
+  document.addEventListener("keydown", keys);
+  connect();
+}
+
+start();
