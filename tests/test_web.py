@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
+import httpx
 import pytest
 
 pytest.importorskip("fastapi", reason="the browser tests need the server extra")
@@ -118,3 +119,107 @@ def test_an_illegal_play_shows_the_servers_reason_and_changes_nothing(web: Serve
     shot(page, "illegal-play-on-a-phone")
     assert get(web, game, token) == before
     assert page.locator("#board .pending").count() == 2  # the tiles stay where the player put them
+
+
+def play_turn(page: sync_api.Page, web: Server, game: str, token: str) -> None:
+    """The seat's turn played on its page: the static bot's choice, typed or clicked."""
+    view = get(web, game, token)
+    if view["status"] == "final-challenge":
+        page.click("#accept")
+        return
+    action = best_action(view)
+    if action == "-":
+        page.click("#pass")
+    elif action.startswith("-"):
+        page.click("#exchange")
+        for letter in action[1:]:
+            page.locator("#rack .rack-tile:not(.chosen)", has_text=letter.replace("?", " ")).first.click()
+        page.click("#exchange")
+    else:
+        type_play(page, action)
+        page.keyboard.press("Enter")
+
+
+def test_two_people_play_a_short_game_in_two_browsers_while_a_third_watches(web: Server, browser: sync_api.Browser) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={
+        "seats": [{"name": "ann"}, {"name": "ben"}], "options": {"finish-target": "60"}, "seed": 21}).json()
+    game = made["id"]
+    tokens = [seat["token"] for seat in made["seats"]]
+    pages = []
+    for token in tokens:
+        page = browser.new_context(viewport={"width": 1024, "height": 900}).new_page()
+        page.goto(f"{web.url}/games/{game}?token={token}")
+        page.wait_for_selector("#rack .rack-tile")
+        pages.append(page)
+    watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    watcher.goto(f"{web.url}/games/{game}")
+    watcher.wait_for_selector("#board [data-square]")
+    for _ in range(30):
+        view = get(web, game, tokens[0])
+        if view["status"] == "over":
+            break
+        seat = int(view["turn"])  # type: ignore[call-overload]
+        before = len(view["events"])  # type: ignore[arg-type]
+        play_turn(pages[seat], web, game, tokens[seat])
+        for page in [*pages, watcher]:  # every page follows live, without a reload
+            page.wait_for_function(
+                f"document.querySelectorAll('#log li').length > {before} || document.getElementById('result').textContent")
+    else:
+        pytest.fail("the game did not end")
+    for page in [*pages, watcher]:
+        page.wait_for_function("document.getElementById('result').textContent.length > 0")
+    assert watcher.locator("#rack .rack-tile").count() == 0  # an observer never has a rack
+    assert pages[0].is_visible("#record")
+    record = httpx.get(f"{web.url}/api/games/{game}/gcg").text
+    assert record.startswith("#") and "#player1" in record
+    shot(pages[0], "finished-game")
+    shot(watcher, "finished-game-watched-on-a-phone")
+
+
+def test_the_page_survives_a_server_restart_mid_game(web: Server, browser: sync_api.Browser) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={"seats": [{"name": "ann"}, {"bot": "static"}], "seed": 8}).json()
+    game, token = made["id"], made["seats"][0]["token"]
+    page = browser.new_page()
+    page.goto(f"{web.url}/games/{game}?token={token}")
+    page.wait_for_selector("#rack .rack-tile")
+    play_turn(page, web, game, token)
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
+    board = page.locator("#board").inner_text()
+    web.kill()
+    page.wait_for_function("document.getElementById('connection').textContent.includes('reconnecting')")
+    web.start()
+    page.wait_for_function("document.getElementById('connection').textContent === 'live'", timeout=30_000)
+    assert page.locator("#board").inner_text() == board
+    play_turn(page, web, game, token)
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 4")
+    assert page.inner_text("#error") == ""
+
+
+def test_a_practice_seat_gets_hints_and_the_finished_game_an_analysis(web: Server, browser: sync_api.Browser) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={
+        "seats": [{"name": "ann", "practice": True}, {"bot": "static"}], "options": {"finish-target": "40"}, "seed": 4}).json()
+    game, token = made["id"], made["seats"][0]["token"]
+    page = browser.new_page()
+    page.goto(f"{web.url}/games/{game}?token={token}")
+    page.wait_for_selector("#coach:not([hidden])")
+    page.click("text=Hint")
+    page.wait_for_function("/ for \\d+/.test(document.getElementById('coach-answer').textContent)")
+    page.click("text=Two-letter words")
+    page.wait_for_function("document.getElementById('coach-answer').textContent.includes('Two-letter words')")
+    for _ in range(20):
+        if get(web, game, token)["status"] == "over":
+            break
+        count = page.locator("#log li").count()
+        play_turn(page, web, game, token)
+        page.wait_for_function(f"document.querySelectorAll('#log li').length > {count} || document.getElementById('result').textContent")
+        page.wait_for_timeout(200)
+    page.wait_for_selector("#analysis:not([hidden])")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis-body table")
+    assert "mistake score" in page.inner_text("#analysis-body")
+    shot(page, "analysis")
+    # a seat without practice, in a closed-dictionary game, gets no coaching
+    other = httpx.post(f"{web.url}/api/games", json={"seats": [{"name": "ann"}, {"bot": "static"}]}).json()
+    refused = httpx.post(f"{web.url}/api/games/{other['id']}/coach", json={"ask": "hint"},
+                         headers={"Authorization": f"Bearer {other['seats'][0]['token']}"})
+    assert refused.status_code == 403

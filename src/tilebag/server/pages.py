@@ -6,8 +6,9 @@ options, bots), a game's board layout and tiles, and a preview of a play.
 
 from __future__ import annotations
 
+import asyncio
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
@@ -17,11 +18,13 @@ from tilebag.engine.players import BOTS
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.game import GameState
 from tilebag.rules import OPTIONS, PRESET_HELP, PRESETS
+from tilebag.server.coaching import ASKS, analysis_of, coach
+from tilebag.server.rooms import Room, RoomError
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
-    from tilebag.server.rooms import Room
+T = TypeVar("T")
 
 WEB = resources.files("tilebag.server") / "web"
 """The browser client's files."""
@@ -120,3 +123,27 @@ def add_pages(
             return {"ok": False, "error": 'send {"action": "8D WORD"}'}
         result: dict[str, object] = await read(room, lambda: preview(room, seat, text))
         return result
+
+    @app.post("/api/games/{game_id}/coach")
+    async def coach_seat(game_id: str, request: Request) -> dict[str, object]:
+        """A hint, a review of the seat's last move, word lists, hooks,
+        bingos or rack advice, where the game allows coaching."""
+        room = await room_of(game_id)
+        seat = room.seat_of(token_of(request))
+        ask = (await body(request)).get("ask")
+        if not isinstance(ask, str) or len(ask) > 100:
+            raise RoomError(400, f"send {{\"ask\": ...}}, one of: {', '.join(ASKS)}")
+        return {"lines": await asyncio.to_thread(_locked, room, lambda: coach(room, seat, ask))}
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def analysis(game_id: str) -> dict[str, object]:
+        """Each turn of a finished game against the best plays by equity."""
+        room = await room_of(game_id)
+        if room.analysis is None:
+            room.analysis = await asyncio.to_thread(_locked, room, lambda: analysis_of(room))
+        return room.analysis
+
+
+def _locked(room: Room, work: Callable[[], T]) -> T:
+    with room.lock:
+        return work()

@@ -86,12 +86,22 @@ class Room:
     """For each event of the table's log, the stored action it came of."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[Callable[[Room], None]] = field(default_factory=list)
+    analysis: dict[str, object] | None = None
+    """The finished game's analysis, once someone asked for it."""
     views: dict[int | None, tuple[object, str]] = field(default_factory=dict)
     """Each seat's last view as JSON text, with the state it shows (see :func:`~tilebag.server.views.view_json`)."""
 
     @property
     def game(self) -> Game:
         return self.table.game
+
+    def coaching_for(self, seat: int | None) -> bool:
+        """True when ``seat`` may have hints and look words up: an open
+        dictionary, or a seat made with ``"practice": true``."""
+        if seat is None:
+            return False
+        practice = self.setup.get("practice")
+        return self.game.rules.open_dictionary or (isinstance(practice, list) and seat in practice)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to (``None`` for none: an observer).
@@ -196,6 +206,9 @@ class Rooms:
             names.append(rows[-1].name)
         if len({n.casefold() for n in names}) != len(names):
             raise RoomError(400, "seat names must differ")
+        practice = [i for i, spec in enumerate(seats) if isinstance(spec, dict) and spec.get("practice") is True]
+        if practice:  # seats that may have hints and look words up whatever the rules
+            setup = {**setup, "practice": practice}
         lexicon_name = setup.get("lexicon")
         self.lexicon(lexicon_name if isinstance(lexicon_name, str) else None)
         game_id = self.store.create_game(setup, seed, rows)
@@ -500,7 +513,11 @@ class Rooms:
                 for new in range(count):
                     old = room.seats[(new + 1) % count]
                     seats.append({"bot": old.bot} if old.kind == "bot" else {"open": True, "reserved": old.name})
-                made, _ = self.create(seats, dict(room.setup), secrets.randbits(62), bots=False)
+                setup = {key: value for key, value in room.setup.items() if key != "practice"}
+                practice = room.setup.get("practice")
+                if isinstance(practice, list) and practice:  # the practice seats turn with the others
+                    setup["practice"] = sorted((old - 1) % count for old in practice)
+                made, _ = self.create(seats, setup, secrets.randbits(62), bots=False)
                 room.rematch = made.game_id
                 room.seq = self.store.add_action(room.game_id, seat, "rematch", made.game_id, None)
                 self._told(room)

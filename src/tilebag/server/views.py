@@ -58,6 +58,7 @@ def view(room: Room, seat: int | None) -> dict[str, object]:
         "events": events_of(room, seat),
         "chat": [{"seq": c.seq, "seat": c.seat, "name": c.name, "text": c.text} for c in room.chat],
     }
+    data["coaching"] = room.coaching_for(seat)
     if seat is not None:
         data["rack"] = alphabet.format_rack(game.rack(seat))
         data["unseen"] = alphabet.format_rack(game.unseen(seat))
@@ -127,6 +128,8 @@ def events_of(room: Room, seat: int | None) -> list[dict[str, object]]:
                 item["move"] = f"-{len(move.tiles)}"
             elif event.kind is EventKind.PLACE:
                 item["move"] = move.gcg(alphabet, layout)
+                if event.words:
+                    item["words"] = [alphabet.format_word(word) for word in event.words]
             else:
                 item["move"] = move.gcg(alphabet, layout)
         if over and event.rack is not None:

@@ -158,7 +158,8 @@ function drawPanels() {
   $("record").hidden = view.status !== "over";
   const log = (view.events || []).map((e) => {
     const who = view.seats[e.seat] ? view.seats[e.seat].name : `seat ${e.seat}`;
-    return el("li", { text: `${who}: ${e.move || e.kind} ${e.score >= 0 ? "+" : ""}${e.score} = ${e.total}` });
+    const words = e.words && e.words.length ? ` (${e.words.join(", ")})` : "";
+    return el("li", { text: `${who}: ${e.move || e.kind}${words} ${e.score >= 0 ? "+" : ""}${e.score} = ${e.total}` });
   });
   $("log").replaceChildren(...log);
   $("log").scrollTop = $("log").scrollHeight;
@@ -173,6 +174,40 @@ function drawPanels() {
   $("accept").disabled = !myTurn();
   $("resign").disabled = !seated || view.status === "over";
   $("chat-form").hidden = !seated;
+  $("coach").hidden = !view.coaching;
+  $("analysis").hidden = view.status !== "over";
+}
+
+async function ask(question) {
+  $("coach-answer").textContent = "…";
+  try {
+    const answer = await api(`/api/games/${gameId}/coach`, { method: "POST", body: JSON.stringify({ ask: question }) });
+    $("coach-answer").textContent = answer.lines.join("\n");
+  } catch (err) {
+    $("coach-answer").textContent = err.message;
+  }
+}
+
+async function analyse() {
+  $("analysis-body").textContent = "Analysing…";
+  try {
+    const found = await api(`/api/games/${gameId}/analysis`);
+    const totals = el("table", {}, el("caption", { text: "Per player" }),
+      el("tr", {}, ...["player", "equity lost", "best plays", "mistakes", "blunders", "bingos", "missed bingos", "mistake score"].map((h) => el("th", { scope: "col", text: h }))));
+    for (const t of found.totals) {
+      totals.append(el("tr", {}, ...[t.name, t.equity_lost.toFixed(1), t.best_plays, t.mistakes, t.blunders, t.bingos_played, t.bingos_missed, t.mistake_score].map((v) => el("td", { text: String(v) }))));
+    }
+    const turns = el("table", {}, el("caption", { text: "Each turn against the best play by equity" }),
+      el("tr", {}, ...["#", "player", "played", "score", "best", "equity lost", ""].map((h) => el("th", { scope: "col", text: h }))));
+    for (const t of found.turns) {
+      const best = t.best && t.best.length ? `${t.best[0].move} ${t.best[0].score}` : "";
+      const note = [t.grade && t.grade !== "good" ? t.grade : "", t.missed_bingo ? "missed bingo" : ""].filter(Boolean).join(", ");
+      turns.append(el("tr", {}, ...[t.turn, t.name, t.move, t.score, best, t.analysed ? t.equity_lost.toFixed(1) : "", note].map((v) => el("td", { text: String(v ?? "") }))));
+    }
+    $("analysis-body").replaceChildren(totals, turns);
+  } catch (err) {
+    $("analysis-body").textContent = err.message;
+  }
 }
 
 function draw() {
@@ -392,6 +427,18 @@ function keys(event) {
   else if (event.key === "Enter" && pending.length) { event.preventDefault(); play(); }
   else if (event.key === "Backspace" && pending.length) { event.preventDefault(); takeBack(); }
   else if (event.key === "Escape") { clearPlay(); }
+  else if (event.key.startsWith("Arrow") && layout) {
+    // the arrows move the cursor on the board; a second press along the other line turns it
+    event.preventDefault();
+    if (!cursor) cursor = { row: layout.start[0], col: layout.start[1], down: false };
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const [dr, dc] = moves[event.key];
+    cursor.row = Math.max(0, Math.min(layout.rows.length - 1, cursor.row + dr));
+    cursor.col = Math.max(0, Math.min(layout.rows[0].length - 1, cursor.col + dc));
+    cursor.down = dr !== 0;
+    draw();
+    focusCursor();
+  }
 }
 
 async function start() {
@@ -427,6 +474,9 @@ async function start() {
     try { await api(`/api/games/${gameId}/chat`, { method: "POST", body: JSON.stringify({ text }) }); $("chat-text").value = ""; }
     catch (err) { $("error").textContent = err.message; }
   });
+  for (const button of document.querySelectorAll("[data-ask]")) button.addEventListener("click", () => ask(button.dataset.ask));
+  $("hooks-form").addEventListener("submit", (event) => { event.preventDefault(); ask(`hooks ${$("hooks-word").value.trim()}`); });
+  $("analyse").addEventListener("click", analyse);
   document.addEventListener("keydown", keys);
   connect();
 }

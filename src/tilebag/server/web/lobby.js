@@ -34,12 +34,14 @@ function seatRow(index, kind = "person", value = "") {
   choice.value = kind;
   const name = el("input", { "aria-label": `seat ${index + 1}: name`, class: "seat-name", maxlength: "40", placeholder: "name" });
   name.value = value;
-  const sync = () => { name.hidden = choice.value !== "person"; };
+  const practice = el("input", { type: "checkbox", class: "seat-practice" });
+  const practiceLabel = el("label", { class: "inline" }, practice, " practice (hints and word look-ups)");
+  const sync = () => { name.hidden = choice.value !== "person"; practiceLabel.hidden = choice.value !== "person"; };
   choice.addEventListener("change", sync);
   sync();
   const remove = el("button", { type: "button", "aria-label": `remove seat ${index + 1}`, text: "×" });
   remove.addEventListener("click", () => { if ($("seats").children.length > 2) { remove.closest("li").remove(); } });
-  return el("li", {}, choice, name, remove);
+  return el("li", {}, choice, name, practiceLabel, remove);
 }
 
 function seats() {
@@ -47,7 +49,9 @@ function seats() {
     const kind = row.querySelector(".seat-kind").value;
     if (kind === "open") return { open: true };
     if (kind.startsWith("bot:")) return { bot: kind.slice(4) };
-    return { name: row.querySelector(".seat-name").value.trim() };
+    const seat = { name: row.querySelector(".seat-name").value.trim() };
+    if (row.querySelector(".seat-practice").checked) seat.practice = true;
+    return seat;
   });
 }
 
