@@ -111,6 +111,10 @@ def test_an_illegal_play_shows_the_servers_reason_and_changes_nothing(web: Serve
     page.wait_for_selector("#rack .rack-tile")
     game, token = game_of(page)
     before = get(web, game, token)
+    tiles = page.locator("#rack .rack-tile")
+    first = tiles.nth(0).inner_text()
+    tiles.nth(0).drag_to(tiles.nth(3))  # the rack reordered by dragging
+    assert page.locator("#rack .rack-tile").nth(3).inner_text() == first
     rack = str(before["rack"]).replace("?", "")
     type_play(page, f"1A {rack[:2]}")  # a first play away from the centre square
     page.keyboard.press("Enter")
@@ -151,6 +155,9 @@ def test_two_people_play_a_short_game_in_two_browsers_while_a_third_watches(web:
         page.goto(f"{web.url}/games/{game}?token={token}")
         page.wait_for_selector("#rack .rack-tile")
         pages.append(page)
+    second_tab = pages[0].context.new_page()  # the same seat in a second tab stays in step
+    second_tab.goto(f"{web.url}/games/{game}?token={tokens[0]}")
+    second_tab.wait_for_selector("#rack .rack-tile")
     watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
     watcher.goto(f"{web.url}/games/{game}")
     watcher.wait_for_selector("#board [data-square]")
@@ -161,7 +168,7 @@ def test_two_people_play_a_short_game_in_two_browsers_while_a_third_watches(web:
         seat = int(view["turn"])  # type: ignore[call-overload]
         before = len(view["events"])  # type: ignore[arg-type]
         play_turn(pages[seat], web, game, tokens[seat])
-        for page in [*pages, watcher]:  # every page follows live, without a reload
+        for page in [*pages, second_tab, watcher]:  # every page follows live, without a reload
             page.wait_for_function(
                 f"document.querySelectorAll('#log li').length > {before} || document.getElementById('result').textContent")
     else:
@@ -169,6 +176,7 @@ def test_two_people_play_a_short_game_in_two_browsers_while_a_third_watches(web:
     for page in [*pages, watcher]:
         page.wait_for_function("document.getElementById('result').textContent.length > 0")
     assert watcher.locator("#rack .rack-tile").count() == 0  # an observer never has a rack
+    assert second_tab.inner_text("#log") == pages[0].inner_text("#log")
     assert pages[0].is_visible("#record")
     record = httpx.get(f"{web.url}/api/games/{game}/gcg").text
     assert record.startswith("#") and "#player1" in record

@@ -135,6 +135,16 @@ function drawRack() {
     button.setAttribute("aria-selected", String(chosenRack === index || chosenForExchange.has(index)));
     button.addEventListener("click", () => clickRack(index));
     button.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", String(index)));
+    // a rack tile dropped on another moves there: the player keeps the rack in the order they like
+    button.addEventListener("dragover", (event) => event.preventDefault());
+    button.addEventListener("drop", (event) => {
+      event.preventDefault();
+      const from = Number(event.dataTransfer.getData("text/plain"));
+      if (Number.isNaN(from) || from === index || pending.length) return;
+      const [tile] = rackOrder.splice(from, 1);
+      rackOrder.splice(index, 0, tile);
+      draw();
+    });
     return button;
   });
   $("rack").replaceChildren(...tiles);
