@@ -231,3 +231,31 @@ def test_a_practice_seat_gets_hints_and_the_finished_game_an_analysis(web: Serve
     refused = httpx.post(f"{web.url}/api/games/{other['id']}/coach", json={"ask": "hint"},
                          headers={"Authorization": f"Bearer {other['seats'][0]['token']}"})
     assert refused.status_code == 403
+
+
+def test_a_player_joins_an_open_seat_from_the_lobby(web: Server, browser: sync_api.Browser) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={"seats": [{"name": "ann"}, {"open": True}]}).json()
+    page = browser.new_page()
+    page.on("dialog", lambda dialog: dialog.accept("Cleo"))  # the name the lobby asks for
+    page.goto(web.url + "/")
+    page.wait_for_selector("#lobby li button")
+    page.click("#lobby li button:has-text('Join')")
+    page.wait_for_url(f"**/games/{made['id']}?token=*")
+    page.wait_for_selector("#players li:has-text('Cleo')")
+    game, token = game_of(page)
+    assert get(web, game, token)["you"] == 1
+
+
+def test_the_turn_timer_counts_down_on_the_page(web: Server, browser: sync_api.Browser) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={"seats": [{"name": "ann"}, {"name": "ben"}], "options": {"turn-time": "60"}}).json()
+    page = browser.new_page()
+    page.goto(f"{web.url}/games/{made['id']}?token={made['seats'][0]['token']}")
+    page.wait_for_function("document.querySelector('.clock') && document.querySelector('.clock').textContent.includes('s left')")
+
+    def left() -> int:
+        text = page.locator(".clock").first.inner_text()
+        return int(text.split("·")[-1].split()[0])
+
+    first = left()
+    page.wait_for_timeout(2500)
+    assert 1 <= first - left() <= 4

@@ -273,7 +273,8 @@ function placeAt(row, col, rackIndex) {
 }
 
 function typeLetter(letter) {
-  if (!cursor || !myTurn()) return;
+  if (!cursor) return;
+  if (!myTurn()) { $("error").textContent = view && view.status === "over" ? "the game is over" : "wait for your turn"; return; }
   const used = new Set(pending.map((p) => p.rackIndex));
   let index = rackOrder.findIndex((t, i) => t === letter && !used.has(i));
   let blank = false;
@@ -421,12 +422,23 @@ function connect() {
   });
 }
 
+let lastTick = null;  // the server's last clock tick and when it came: the clocks count down from it
+
 function showClock(tick) {
+  lastTick = { ...tick, at: performance.now() };
+  drawClocks();
+}
+
+function drawClocks() {
+  if (!lastTick || !view || view.status !== "playing" || lastTick.seq !== view.seq) return;
+  const since = (performance.now() - lastTick.at) / 1000;
   for (const span of document.querySelectorAll(".clock")) {
     const seat = Number(span.dataset.seat);
-    const used = tick.used[seat] || 0;
+    const used = (lastTick.used[seat] || 0) + (seat === lastTick.seat ? since : 0);
     let text = ` · ${Math.floor(used / 60)}:${String(Math.floor(used % 60)).padStart(2, "0")} used`;
-    if (seat === tick.seat && tick.turn_left !== null) text += ` · ${Math.ceil(tick.turn_left)} s left`;
+    if (seat === lastTick.seat && lastTick.turn_left !== null) {
+      text += ` · ${Math.max(0, Math.ceil(lastTick.turn_left - since))} s left`;
+    }
     span.textContent = text;
   }
 }
@@ -488,6 +500,7 @@ async function start() {
   $("hooks-form").addEventListener("submit", (event) => { event.preventDefault(); ask(`hooks ${$("hooks-word").value.trim()}`); });
   $("analyse").addEventListener("click", analyse);
   document.addEventListener("keydown", keys);
+  setInterval(drawClocks, 250);
   connect();
 }
 
