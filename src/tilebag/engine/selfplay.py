@@ -103,14 +103,16 @@ def play_game(
     rules: Rules | None = None,
     lexicon: Lexicon | None = None,
     on_move: Callable[[Game, Move], None] | None = None,
+    first: int | None = None,
 ) -> Game:
     """One complete game between bots (seat order as given), played at a
     :class:`~tilebag.table.Table` as any game with bots is. A bot's turn may
     take several moves (recycles and blank swaps keep the turn).
 
     :param on_move: called with the game and each move before it is pushed.
+    :param first: the seat that moves first (default: drawn as the rules say).
     """
-    game = Game([bot.name for bot in bots], rules=rules, lexicon=lexicon, seed=seed)
+    game = Game([bot.name for bot in bots], rules=rules, lexicon=lexicon, seed=seed, first=first)
     table = Table(game, dict(enumerate(bots)), details=False)
     table.before_move = on_move
     table.run_bots()

@@ -288,6 +288,26 @@ COMMANDS: tuple[Command, ...] = (
         rules=True,
     ),
     Command(
+        "match",
+        "two bots over paired games: win rate, spread and Elo with their intervals",
+        "tilebag.ui.cmd_match:match",
+        (
+            arg("a", metavar="A", help="a bot spec: static, greedy, beginner, static:leaves=FILE"),
+            arg("b", metavar="B", help="the other bot's spec"),
+            arg("--games", type=int, default=100, metavar="N",
+                help="games to play, in pairs: each seed twice, each bot first once (default 100)"),
+            arg("--workers", type=int, metavar="K", help="processes to play in (default: every core)"),
+            arg("--seed", type=int, default=1, metavar="S", help="seed of the first pair (default 1)"),
+            json_arg("print one JSON object"),
+        ),
+        description=(
+            "Play bot A against bot B: each seed is played twice from the same bag, once with each bot moving "
+            "first. Reports A's win rate with its 95% interval, the mean spread with its interval, the Elo "
+            "difference, bingos per game and seconds per move. Ctrl+C stops and reports the pairs finished."
+        ),
+        rules=True,
+    ),
+    Command(
         "bench",
         "measure the engine's speed",
         metavar="BENCHMARK",
