@@ -308,6 +308,22 @@ COMMANDS: tuple[Command, ...] = (
         rules=True,
     ),
     Command(
+        "endgame",
+        "solve a position whose bag is empty: the best line and the final spread",
+        "tilebag.ui.cmd_endgame:endgame",
+        (
+            arg("--cgp", required=True, metavar="CGP", help="the position, both racks known (RACK/RACK), the bag empty"),
+            arg("--seconds", type=float, metavar="S", help="stop after S seconds with the deepest line finished"),
+            arg("--lexicon", metavar="NAME_OR_FILE", help="the lexicon (default: the default lexicon)"),
+            json_arg("print one JSON object"),
+        ),
+        description=(
+            "Search the endgame to the end of the game (negamax with alpha-beta, iterative deepening and a "
+            "transposition table) for the player to move: prints the best line and the final spread, and "
+            "whether it is exact. Each depth finished is shown as it comes; Ctrl+C keeps the deepest."
+        ),
+    ),
+    Command(
         "bench",
         "measure the engine's speed",
         metavar="BENCHMARK",
@@ -334,6 +350,17 @@ COMMANDS: tuple[Command, ...] = (
                     arg("--url", metavar="URL",
                         help="play against a server already running there (default: start one on a fresh database)"),
                     json_arg("print one JSON list"),
+                ),
+            ),
+            Command(
+                "endgame",
+                "solve the endgame (bag empty) of each of many static self-play games",
+                "tilebag.ui.cmd_endgame:bench",
+                (
+                    arg("--games", type=int, default=20, metavar="N", help="self-play games (default 20)"),
+                    arg("--seconds", type=float, default=10.0, metavar="S", help="time limit per endgame (default 10)"),
+                    arg("--seed", type=int, default=1, help="seed of the first game (default 1)"),
+                    json_arg("print one JSON object"),
                 ),
             ),
             Command(

@@ -1,0 +1,335 @@
+"""The exact endgame solver: the bag is empty and both racks are known.
+
+A negamax search with alpha-beta pruning, iterative deepening, a
+transposition table with a memory limit, and moves ordered by their static
+value (the table's best move first), playing on a light
+:class:`~tilebag.position.Position` with make and unmake. It searches to the
+end of the game: a player going out (the other's rack counted as the rules
+say) or the scoreless turns running out (each rack counted against its
+owner). The value of a position is the spread the player to move can make
+from it: their final score minus the other's, minus the same now.
+
+When a depth reaches the end of every line the search is exact and stops;
+with a time limit it returns the best line of the deepest search finished.
+
+>>> from tilebag.bag import Bag
+>>> from tilebag.board import Board
+>>> from tilebag.lexicon import default_lexicon
+>>> from tilebag.move import Move
+>>> engine = Engine.for_lexicon(default_lexicon())
+>>> board = Board()
+>>> board.place(Move.from_gcg("8G QI"))
+>>> racks = [board.alphabet.parse_rack("ZA"), board.alphabet.parse_rack("AT")]
+>>> solution = solve(Position(board, racks, Bag(board.alphabet, tiles=()), [22, 0]), engine)
+>>> solution.exact, [m.notation for m in solution.moves], solution.spread
+(True, ['H7 A(I)', 'G8 (Q)AT'], -9)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from tilebag.alphabet import Tile
+from tilebag.engine import Engine
+from tilebag.move import Move, MoveKind
+from tilebag.position import Position
+from tilebag.rules import Rules
+
+INFINITY = 1 << 30
+ENTRY_BYTES = 160
+"""About what one transposition-table entry costs in memory."""
+
+EXACT, LOWER, UPPER = 0, 1, 2
+TO_THE_END = 1 << 20
+"""The depth stored for a position searched to the end of every line."""
+
+
+class OutOfTime(Exception):
+    """The search's time ran out."""
+
+
+@dataclass(frozen=True)
+class EndgameMove:
+    """A move of the solution, in GCG notation with its score."""
+
+    move: Move
+    notation: str
+    score: int
+
+
+@dataclass
+class EndgameSolution:
+    """The best line found and what it is worth to the player to move."""
+
+    moves: list[EndgameMove]
+    spread: int
+    """The final spread for the player to move (their score minus the other's, at the end)."""
+    gain: int
+    """What the line adds to the player to move's spread from now."""
+    exact: bool
+    """True when the search reached the end of every line: the value is the game's."""
+    depth: int
+    nodes: int
+    seconds: float
+    depths: list[tuple[int, int, float]] = field(default_factory=list)
+    """Each finished depth: the depth, its value (gain) and the seconds so far."""
+    stopped: bool = False
+    """True when Ctrl+C stopped the search."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "moves": [{"move": m.notation, "score": m.score} for m in self.moves],
+            "spread": self.spread,
+            "gain": self.gain,
+            "exact": self.exact,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "stopped": self.stopped,
+        }
+
+
+class _Search:
+    def __init__(self, position: Position, engine: Engine, scoreless_limit: int, table_entries: int, deadline: float | None) -> None:
+        self.position = position
+        self.engine = engine
+        self.board = position.board
+        self.scoreless_limit = scoreless_limit
+        self.table: dict[tuple[bytes, tuple[Tile, ...], tuple[Tile, ...], int, int], tuple[int, int, int, Move | None]] = {}
+        self.table_entries = table_entries
+        self.deadline = deadline
+        self.nodes = 0
+        self.cut_by_depth = False
+        self.values = engine.alphabet.scores
+
+    def rack_value(self, rack: Sequence[Tile]) -> int:
+        return sum(self.values[t] for t in rack)
+
+    def moves(self, me: int, first: Move | None = None) -> Iterator[tuple[Move, int]]:
+        """The player's moves, ``first`` (the table's best) first, then the
+        placements by static value, then the pass. Plays are read from the
+        move generator only as the search gets to them: a cut-off early
+        saves reading the rest."""
+        if first is not None:
+            yield first, self.score(first)
+        for play in self.engine.plays(self.board, self.position.racks[me], bag_count=0):
+            move = play.move
+            if move.kind is MoveKind.PLACE and move != first:
+                yield move, play.score
+        if first is None or first.kind is not MoveKind.PASS:
+            yield Move.pass_(), 0
+
+    def score(self, move: Move) -> int:
+        if move.kind is not MoveKind.PLACE:
+            return 0
+        position = self.position
+        return self.board.score(move, bingo_tiles=position.bingo_tiles, bingo_bonus=position.bingo_bonus)
+
+    def key(self) -> tuple[bytes, tuple[Tile, ...], tuple[Tile, ...], int, int]:
+        position = self.position
+        return (
+            bytes(self.board.tiles),
+            tuple(sorted(position.racks[0])),
+            tuple(sorted(position.racks[1])),
+            position.turn,
+            position.scoreless,
+        )
+
+    def negamax(self, depth: int, alpha: int, beta: int) -> int:
+        """The spread the player to move makes from here (searching ``depth`` plies)."""
+        self.nodes += 1
+        if self.deadline is not None and self.nodes & 255 == 0 and time.monotonic() > self.deadline:
+            raise OutOfTime
+        position = self.position
+        me = position.turn
+        other = 1 - me
+        if depth == 0:
+            self.cut_by_depth = True
+            # not the end yet: as if the game stopped here with each rack counted against its owner
+            return self.rack_value(position.racks[other]) - self.rack_value(position.racks[me])
+        key = self.key()
+        stored = self.table.get(key)
+        first: Move | None = None
+        if stored is not None:
+            stored_depth, value, kind, first = stored
+            if stored_depth >= depth and (
+                kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha)
+            ):
+                if stored_depth != TO_THE_END:
+                    self.cut_by_depth = True  # what was stored stopped short of the end somewhere
+                return value
+        outer_cut, self.cut_by_depth = self.cut_by_depth, False
+        start_alpha = alpha
+        best, best_move = -INFINITY, None
+        for move, score in self.moves(me, first):
+            undo = position.make(move, score)
+            if not position.racks[me]:  # went out: the other's rack is counted to this player
+                value = score + 2 * self.rack_value(position.racks[other])
+            elif position.scoreless >= self.scoreless_limit:
+                value = score - self.rack_value(position.racks[me]) + self.rack_value(position.racks[other])
+            elif best_move is None:
+                value = score - self.negamax(depth - 1, score - beta, score - alpha)
+            else:  # a null window first: most moves are only shown to be no better than the best so far
+                value = score - self.negamax(depth - 1, score - alpha - 1, score - alpha)
+                if alpha < value < beta:  # better after all: its true value, with the whole window
+                    value = score - self.negamax(depth - 1, score - beta, score - alpha)
+            position.unmake(undo)
+            if value > best:
+                best, best_move = value, move
+                alpha = max(alpha, best)
+                if best >= beta:
+                    break
+        kind = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
+        searched = depth if self.cut_by_depth else TO_THE_END
+        if len(self.table) < self.table_entries or key in self.table:
+            self.table[key] = (searched, best, kind, best_move)
+        self.cut_by_depth = self.cut_by_depth or outer_cut
+        return best
+
+    def line(self, depth: int) -> list[EndgameMove]:
+        """The principal variation, read from the table."""
+        moves: list[EndgameMove] = []
+        undos = []
+        position = self.position
+        for _ in range(depth):
+            if position.is_over(self.scoreless_limit):
+                break
+            stored = self.table.get(self.key())
+            if stored is None or stored[3] is None:
+                break
+            move = stored[3]
+            score = self.board.score(move, bingo_tiles=position.bingo_tiles, bingo_bonus=position.bingo_bonus) if move.kind is MoveKind.PLACE else 0
+            notation = self.board.notation(move) if move.kind is MoveKind.PLACE else "-"
+            moves.append(EndgameMove(move, notation, score))
+            undos.append(position.make(move, score))
+        for undo in reversed(undos):
+            position.unmake(undo)
+        return moves
+
+
+def solve(
+    position: Position,
+    engine: Engine,
+    *,
+    rules: Rules | None = None,
+    max_depth: int = 30,
+    seconds: float | None = None,
+    table_megabytes: int = 256,
+    on_depth: Callable[[int, int, float], None] | None = None,
+) -> EndgameSolution:
+    """Solve a two-player endgame (bag empty) for the player to move.
+
+    :param rules: the rules for the scoreless turns that end a game
+        (default: the engine's).
+    :param max_depth: the deepest search (plies).
+    :param seconds: stop after this long with the deepest line finished.
+    :param table_megabytes: the transposition table's memory limit.
+    :param on_depth: called after each depth with the depth, its value and the seconds so far.
+    :raises ValueError: for a position with tiles in the bag or not two players.
+    """
+    if len(position.bag) or len(position.racks) != 2:
+        raise ValueError("an endgame has two players and an empty bag")
+    rules = rules or engine.rules
+    search = _Search(
+        position.copy(),
+        engine,
+        rules.scoreless_limit(2),
+        max(1000, table_megabytes * 1024 * 1024 // ENTRY_BYTES),
+        None if seconds is None else time.monotonic() + seconds,
+    )
+    started = time.monotonic()
+    me = position.turn
+    now = position.scores[me] - position.scores[1 - me]
+    found: EndgameSolution | None = None
+    stopped = False
+    depths: list[tuple[int, int, float]] = []
+    for depth in range(1, max_depth + 1):
+        search.cut_by_depth = False
+        try:
+            value = search.negamax(depth, -INFINITY, INFINITY)
+        except OutOfTime:
+            break
+        except KeyboardInterrupt:  # Ctrl+C: the deepest line finished so far
+            stopped = True
+            break
+        elapsed = time.monotonic() - started
+        depths.append((depth, value, elapsed))
+        if on_depth is not None:
+            on_depth(depth, value, elapsed)
+        exact = not search.cut_by_depth
+        found = EndgameSolution(search.line(depth), now + value, value, exact, depth, search.nodes, elapsed, list(depths))
+        if exact:
+            break
+    if found is None:  # not even one ply in the time: the best play by score
+        move, score = next(search.moves(me))
+        notation = position.board.notation(move) if move.kind is MoveKind.PLACE else "-"
+        found = EndgameSolution([EndgameMove(move, notation, score)], now + score, score, False, 0, search.nodes, time.monotonic() - started)
+    found.nodes, found.seconds, found.stopped = search.nodes, time.monotonic() - started, stopped
+    return found
+
+
+@dataclass
+class EndgameBench:
+    """Solving the bag-empty position of many self-play games."""
+
+    positions: int = 0
+    exact: int = 0
+    times: list[float] = field(default_factory=list)
+    nodes: int = 0
+    limit: float | None = None
+
+    def percentile(self, fraction: float) -> float:
+        ordered = sorted(self.times)
+        return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "positions": self.positions,
+            "exact": self.exact,
+            "seconds_limit": self.limit,
+            "median_s": round(self.percentile(0.5), 3),
+            "p90_s": round(self.percentile(0.9), 3),
+            "max_s": round(max(self.times, default=0.0), 3),
+            "nodes_per_second": round(self.nodes / sum(self.times)) if sum(self.times) else 0,
+        }
+
+    def text(self) -> str:
+        limit = f" (at most {self.limit:g} s each)" if self.limit else ""
+        return (
+            f"{self.positions} endgames{limit}: {self.exact} solved exactly; time median {self.percentile(0.5):.3f} s, "
+            f"p90 {self.percentile(0.9):.3f} s, max {max(self.times, default=0.0):.3f} s; "
+            f"{self.as_dict()['nodes_per_second']} positions searched a second"
+        )
+
+
+def bench_endgames(games: int, *, seed: int = 1, seconds: float | None = 10.0, progress: Callable[[int], None] | None = None) -> EndgameBench:
+    """Play ``games`` static self-play games to the point where the bag
+    empties and solve each of those endgames (Ctrl+C keeps what was done)."""
+    from tilebag.engine.players import StaticPlayer
+    from tilebag.game import Game
+    from tilebag.lexicon import default_lexicon
+
+    lexicon = default_lexicon()
+    engine = Engine.for_lexicon(lexicon)
+    bot = StaticPlayer("bench")
+    result = EndgameBench(limit=seconds)
+    try:
+        for number in range(games):
+            game = Game(["a", "b"], lexicon=lexicon, seed=seed + number)
+            while not game.is_over() and len(game.bag):
+                game.push(bot.choose(game))
+            if not game.is_over():
+                solution = solve(game.position(), engine, seconds=seconds)
+                if solution.stopped:
+                    break
+                result.positions += 1
+                result.exact += solution.exact
+                result.times.append(solution.seconds)
+                result.nodes += solution.nodes
+            if progress is not None:
+                progress(number + 1)
+    except KeyboardInterrupt:
+        pass
+    return result

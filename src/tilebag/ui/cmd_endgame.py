@@ -1,0 +1,77 @@
+"""``tilebag endgame``: solve a position whose bag is empty."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from tilebag.bag import Bag
+from tilebag.errors import FormatError
+from tilebag.formats import cgp
+from tilebag.position import Position
+
+
+def endgame_position(parsed: cgp.Position) -> Position:
+    """The light position of a CGP endgame: two racks known, an empty bag.
+
+    :raises FormatError: for another number of players, an unknown rack or
+        tiles left in the bag.
+    """
+    if len(parsed.racks) != 2 or parsed.opponent_rack_unknown:
+        raise FormatError("an endgame needs two players with both racks known (CGP: RACK/RACK)")
+    left = parsed.unseen_tiles()
+    if left:
+        raise FormatError(f"the bag is not empty: {len(left)} tiles unseen besides the racks")
+    rules = parsed.rules()
+    return Position(
+        parsed.board,
+        parsed.racks,
+        Bag(parsed.alphabet, tiles=()),
+        parsed.scores,
+        scoreless=parsed.zero_turns,
+        rack_size=rules.rack_size,
+        bingo_tiles=rules.bingo_tiles,
+        bingo_bonus=rules.bingo_bonus,
+    )
+
+
+def endgame(args: argparse.Namespace) -> int:
+    from tilebag.engine import Engine
+    from tilebag.engine.endgame import solve
+    from tilebag.lexicon import load_lexicon
+
+    if args.seconds is not None and args.seconds <= 0:
+        raise FormatError("--seconds must be more than 0")
+    parsed = cgp.parse(args.cgp)
+    position = endgame_position(parsed)
+    lexicon = load_lexicon(args.lexicon)
+    engine = Engine.for_lexicon(lexicon, parsed.rules())
+
+    def progress(depth: int, value: int, seconds: float) -> None:
+        if not args.json:
+            print(f"depth {depth}: {value:+d} ({seconds:.2f} s)", file=sys.stderr, flush=True)
+
+    solution = solve(position, engine, seconds=args.seconds, on_depth=progress)
+    if args.json:
+        print(json.dumps(solution.to_dict()))
+    else:
+        line = ", ".join(f"{m.notation} {m.score}" for m in solution.moves) or "(no move)"
+        how = "exact" if solution.exact else f"best found to depth {solution.depth}" + (", stopped" if solution.stopped else "")
+        print(f"{line}\nfinal spread {solution.spread:+d} for the player to move ({how}; "
+              f"{solution.nodes} positions in {solution.seconds:.2f} s)")
+    return 130 if solution.stopped else 0
+
+
+def bench(args: argparse.Namespace) -> int:
+    """``tilebag bench endgame``."""
+    from tilebag.engine.endgame import bench_endgames
+    from tilebag.progress import Progress
+
+    if args.games < 1 or args.seconds <= 0:
+        print("tilebag: bench endgame: --games from 1 and --seconds more than 0", file=sys.stderr)
+        return 2
+    with Progress(args.games, "games") as bar:
+        result = bench_endgames(args.games, seed=args.seed, seconds=args.seconds, progress=bar.update)
+    print(json.dumps(result.as_dict()) if args.json else result.text())
+    return 0
