@@ -2,7 +2,8 @@
 other commands that pit bots against each other take them.
 
 ``static``, ``greedy``, ``beginner``, ``static:leaves=FILE`` (a leave table:
-KLV/KLV2 or a text table). Options are ``key=value`` pairs after a colon,
+KLV/KLV2 or a text table), ``sim:plies=2,seconds=1,candidates=10`` (the
+simulating player, :class:`tilebag.engine.sim.SimPlayer`). Options are ``key=value`` pairs after a colon,
 separated by commas.
 
 >>> spec = parse_bot_spec("static:leaves=heuristic")
@@ -26,6 +27,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "static": ("leaves",),
     "greedy": (),
     "beginner": ("seed",),
+    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves"),  # the simulating player
 }
 """The options each kind takes."""
 
@@ -59,6 +61,26 @@ class BotSpec:
             return StaticPlayer(name, leaves=load_leaves(leaves) if leaves else None)
         if self.kind == "greedy":
             return GreedyPlayer(name)
+        if self.kind == "sim":
+            from tilebag.engine.sim import SimPlayer
+
+            options = self.options
+            leaves = options.get("leaves")
+            engine = None
+            if leaves:
+                from tilebag.engine import Engine
+                from tilebag.lexicon import default_lexicon
+
+                engine = Engine.for_lexicon(default_lexicon()).with_leaves(load_leaves(leaves))
+            return SimPlayer(
+                name,
+                plies=int(options.get("plies", "2")),
+                seconds=float(options.get("seconds", "1")),
+                candidates=int(options.get("candidates", "10")),
+                iterations=int(options.get("iterations", "100000")),
+                seed=int(options.get("seed", "0")),
+                engine=engine,
+            )
         return BeginnerPlayer(name, seed=int(self.options.get("seed", "0")))
 
 
@@ -69,7 +91,7 @@ def parse_bot_spec(text: str) -> BotSpec:
     """
     kind, _, rest = text.strip().partition(":")
     kind = kind.strip().lower()
-    if kind not in OPTIONS or kind not in BOTS:
+    if kind not in OPTIONS or (kind not in BOTS and kind != "sim"):
         raise BotSpecError(f"no bot called {kind!r} (known: {', '.join(OPTIONS)})")
     options: dict[str, str] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):
@@ -80,7 +102,13 @@ def parse_bot_spec(text: str) -> BotSpec:
         if key not in OPTIONS[kind]:
             takes = ", ".join(OPTIONS[kind]) or "no options"
             raise BotSpecError(f"{text!r}: the {kind} bot takes {takes}, not {key!r}")
-        if key == "seed" and not value.strip().isdigit():
-            raise BotSpecError(f"{text!r}: seed is a whole number")
+        if key in ("seed", "plies", "candidates", "iterations") and not value.strip().isdigit():
+            raise BotSpecError(f"{text!r}: {key} is a whole number")
+        if key == "seconds":
+            try:
+                if float(value) <= 0:
+                    raise ValueError
+            except ValueError:
+                raise BotSpecError(f"{text!r}: seconds is a number above 0") from None
         options[key] = value.strip()
     return BotSpec(kind, options)

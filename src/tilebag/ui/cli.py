@@ -292,7 +292,7 @@ COMMANDS: tuple[Command, ...] = (
         "two bots over paired games: win rate, spread and Elo with their intervals",
         "tilebag.ui.cmd_match:match",
         (
-            arg("a", metavar="A", help="a bot spec: static, greedy, beginner, static:leaves=FILE"),
+            arg("a", metavar="A", help="a bot spec: static, greedy, beginner, static:leaves=FILE, sim:plies=2,seconds=1"),
             arg("b", metavar="B", help="the other bot's spec"),
             arg("--games", type=int, default=100, metavar="N",
                 help="games to play, in pairs: each seed twice, each bot first once (default 100)"),
@@ -360,6 +360,17 @@ COMMANDS: tuple[Command, ...] = (
                     arg("--games", type=int, default=20, metavar="N", help="self-play games (default 20)"),
                     arg("--seconds", type=float, default=10.0, metavar="S", help="time limit per endgame (default 10)"),
                     arg("--seed", type=int, default=1, help="seed of the first game (default 1)"),
+                    json_arg("print one JSON object"),
+                ),
+            ),
+            Command(
+                "sim",
+                "Monte Carlo rollouts a second, over positions of static self-play games",
+                "tilebag.ui.cmd_engine:bench_sim",
+                (
+                    arg("--positions", type=int, default=10, metavar="N", help="positions to simulate (default 10)"),
+                    arg("--seconds", type=float, default=1.0, metavar="S", help="time on each (default 1)"),
+                    arg("--plies", type=int, default=2, metavar="P", help="plies a rollout plays (default 2)"),
                     json_arg("print one JSON object"),
                 ),
             ),

@@ -229,3 +229,15 @@ def bench_movegen(args: argparse.Namespace) -> int:
         if "ratio" in data:
             print(f"native / python: {data['ratio']} times the positions per second")
     return 0
+
+
+def bench_sim(args: argparse.Namespace) -> int:
+    """``tilebag bench sim``."""
+    from tilebag.engine.sim import bench_sim as run
+
+    if args.positions < 1 or args.seconds <= 0 or args.plies < 1:
+        print("tilebag: bench sim: --positions and --plies from 1, --seconds above 0", file=sys.stderr)
+        return 2
+    result = run(args.positions, seconds=args.seconds, plies=args.plies)
+    print(json.dumps(result.as_dict()) if args.json else result.text())
+    return 0

@@ -1,0 +1,236 @@
+"""Monte Carlo simulation: a play chosen by playing the game on.
+
+For the player to move, the best plays by static equity are the
+candidates. Each iteration draws a rack for the opponent from the tiles the
+player cannot see (the rest, in a shuffled order, is the bag), and every
+candidate is played out for a few plies with the static policy from that
+same draw, so that the candidates are compared on the same luck. A
+candidate's value in an iteration is the spread it gains over the rollout
+plus the value of the tiles the player keeps at the end, in millipoints.
+After each round, a candidate whose mean is clearly below the best's (99%)
+is dropped; the search stops when one is left or the time is up, and plays
+the best mean.
+
+Rollouts make and unmake moves on one light
+:class:`~tilebag.position.Position` and ask the engine only for each
+side's best play: no game, no events, no Python object per play they skip.
+
+>>> from tilebag import Game
+>>> game = Game(["sim", "other"], seed=3)
+>>> sim = SimPlayer("sim", seconds=0.2, seed=1)
+>>> move = sim.choose(game)
+>>> move in game.legal_moves, sim.last.iterations > 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from tilebag.bag import Bag
+from tilebag.engine import Engine
+from tilebag.engine.movegen import Play
+from tilebag.engine.players import StaticPlayer, engine_for
+from tilebag.game import Game, GameState
+from tilebag.move import Move
+from tilebag.position import Position, Undo
+
+DROP_Z = 2.58
+"""How many standard errors apart a candidate must be to be dropped (99%)."""
+
+
+@dataclass
+class Candidate:
+    """A play being simulated and the values its rollouts gave."""
+
+    play: Play
+    values: list[int] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.values) if self.values else float(self.play.equity)
+
+    @property
+    def error(self) -> float:
+        """The standard error of the mean."""
+        if len(self.values) < 2:
+            return math.inf
+        return statistics.stdev(self.values) / math.sqrt(len(self.values))
+
+
+@dataclass
+class SimResult:
+    """What the last simulation found: the candidates left, best first."""
+
+    candidates: list[Candidate]
+    iterations: int
+    rollouts: int
+    seconds: float
+
+
+class SimPlayer:
+    """Chooses by simulation while the bag holds tiles (the static player's
+    choice otherwise, and in the variations' turns the rollouts do not play).
+
+    :param plies: plies each rollout plays after the candidate (default 2).
+    :param seconds: the time for one move.
+    :param candidates: how many of the best static plays are simulated.
+    :param iterations: stop after this many iterations at most.
+    :param seed: the seed of the draws (a fixed seed gives the same choices).
+    """
+
+    description = "sim: plays the best plays out against many possible racks of the opponent"
+
+    def __init__(
+        self,
+        name: str = "sim",
+        *,
+        plies: int = 2,
+        seconds: float = 1.0,
+        candidates: int = 10,
+        iterations: int = 100_000,
+        seed: int = 0,
+        engine: Engine | None = None,
+    ) -> None:
+        self.name = name
+        self.plies = plies
+        self.seconds = seconds
+        self.candidates = candidates
+        self.iterations = iterations
+        self.seed = seed
+        self._static = StaticPlayer(name, engine=engine)
+        self.last: SimResult | None = None
+
+    def __repr__(self) -> str:
+        return f"SimPlayer({self.name!r}, plies={self.plies}, seconds={self.seconds})"
+
+    def engine(self, game: Game) -> Engine:
+        return self._static.engine(game)
+
+    def choose(self, game: Game) -> Move:
+        rules = game.rules
+        if (
+            len(game.bag) == 0
+            or len(game.players) != 2
+            or game.state is not GameState.PLAYING
+            or rules.anagram
+            or rules.recycle
+            or rules.blank_swap
+        ):
+            return self._static.choose(game)
+        engine = engine_for(game, None, self._static.leave_values(game))
+        plays = [p for p in engine.plays(game.board, game.rack(), bag_count=len(game.bag), top=self.candidates)]
+        if len(plays) < 2:
+            return self._static.choose(game)
+        result = self.simulate(game, engine, plays)
+        self.last = result
+        return result.candidates[0].play.move
+
+    def simulate(self, game: Game, engine: Engine, plays: list[Play]) -> SimResult:
+        """Roll each play out until one is clearly best or the time is up."""
+        started = time.monotonic()
+        deadline = started + self.seconds
+        me = game.turn
+        position = game.position()
+        other = 1 - me
+        unseen = game.unseen(me)
+        opponent_size = len(game.rack(other))
+        rng = random.Random((self.seed, len(game.events), tuple(game.rack(me))).__hash__())
+        alive = [Candidate(play) for play in plays]
+        iterations = rollouts = 0
+        while iterations < self.iterations and len(alive) > 1:
+            tiles = list(unseen)
+            rng.shuffle(tiles)
+            position.racks[other] = tiles[:opponent_size]
+            position.bag = Bag(game.alphabet, tiles=tiles[opponent_size:], seed=rng.randrange(1 << 30))
+            for candidate in alive:
+                candidate.values.append(self._rollout(position, engine, candidate.play, me))
+                rollouts += 1
+            iterations += 1
+            if iterations % 8 == 0:
+                alive = _survivors(alive)
+            if time.monotonic() > deadline:
+                break
+        alive.sort(key=lambda c: c.mean, reverse=True)
+        return SimResult(alive, iterations, rollouts, time.monotonic() - started)
+
+    def _rollout(self, position: Position, engine: Engine, play: Play, me: int) -> int:
+        """The spread ``play`` gains over the rollout, plus the value of what
+        the player keeps at its end (millipoints); the position is as it was after."""
+        undos: list[Undo] = [position.make(play.move, play.score)]
+        gained = [0, 0]
+        gained[me] += play.score
+        for _ in range(self.plies):
+            if position.is_over():
+                break
+            mover = position.turn
+            best = engine.best(position.board, position.racks[mover], bag_count=len(position.bag))
+            if best is None:
+                break
+            undos.append(position.make(best.move, best.score))
+            gained[mover] += best.score
+        value = 1000 * (gained[me] - gained[1 - me])
+        if not position.is_over():
+            value += engine.valuer(len(position.bag))(sorted(position.racks[me]))
+        for undo in reversed(undos):
+            position.unmake(undo)
+        return value
+
+
+def _survivors(alive: list[Candidate]) -> list[Candidate]:
+    """The candidates not clearly worse than the best mean."""
+    best = max(alive, key=lambda c: c.mean)
+    floor = best.mean - DROP_Z * best.error
+    return [c for c in alive if c is best or c.mean + DROP_Z * c.error >= floor]
+
+
+
+@dataclass
+class SimBench:
+    """Rollouts a second over simulated positions, in one process."""
+
+    positions: int
+    rollouts: int
+    seconds: float
+    plies: int
+
+    @property
+    def rollouts_per_second(self) -> float:
+        return self.rollouts / self.seconds if self.seconds else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {"positions": self.positions, "plies": self.plies, "rollouts": self.rollouts,
+                "seconds": round(self.seconds, 2), "rollouts_per_second": round(self.rollouts_per_second)}
+
+    def text(self) -> str:
+        return (f"{self.positions} positions, {self.plies}-ply rollouts: {self.rollouts} in {self.seconds:.1f} s, "
+                f"{self.rollouts_per_second:.0f} a second on one core")
+
+
+def bench_sim(positions: int = 10, *, seconds: float = 1.0, plies: int = 2, seed: int = 1) -> SimBench:
+    """Simulate the position after the sixth move of ``positions`` static
+    self-play games for ``seconds`` each, and count the rollouts."""
+    rollouts = 0
+    spent = 0.0
+    done = 0
+    static = StaticPlayer("static")
+    for number in range(positions):
+        game = Game(["sim", "other"], seed=seed + number)
+        for _ in range(6):
+            if game.is_over():
+                break
+            game.push(static.choose(game))
+        if game.is_over() or not len(game.bag):
+            continue
+        sim = SimPlayer("sim", seconds=seconds, plies=plies, candidates=10, seed=number)
+        engine = engine_for(game, None, static.leave_values(game))
+        plays = list(engine.plays(game.board, game.rack(), bag_count=len(game.bag), top=10))
+        result = sim.simulate(game, engine, plays)
+        rollouts += result.rollouts
+        spent += result.seconds
+        done += 1
+    return SimBench(done, rollouts, spent, plies)

@@ -1,0 +1,67 @@
+"""The simulating player: legal, reproducible choices; the candidates it
+keeps; the static player's choice where it does not simulate."""
+
+from __future__ import annotations
+
+from tilebag import Game
+from tilebag.engine.bot_specs import parse_bot_spec
+from tilebag.engine.players import StaticPlayer
+from tilebag.engine.sim import SimPlayer
+
+
+def midgame(seed: int, moves: int = 6) -> Game:
+    game = Game(["sim", "other"], seed=seed)
+    static = StaticPlayer("static")
+    for _ in range(moves):
+        game.push(static.choose(game))
+    return game
+
+
+def test_a_fixed_seed_and_count_of_iterations_give_the_same_choice() -> None:
+    game = midgame(5)
+    first = SimPlayer("sim", seconds=30, iterations=40, seed=7)
+    second = SimPlayer("sim", seconds=30, iterations=40, seed=7)
+    assert first.choose(game) == second.choose(game)
+    assert first.last is not None and second.last is not None
+    assert [c.values for c in first.last.candidates] == [c.values for c in second.last.candidates]
+
+
+def test_the_choice_is_legal_and_the_game_is_unchanged() -> None:
+    game = midgame(9)
+    before = game.position()
+    sim = SimPlayer("sim", seconds=0.3, seed=1)
+    move = sim.choose(game)
+    assert move in game.legal_moves
+    assert game.position() == before
+    assert sim.last is not None and sim.last.rollouts >= sim.last.iterations >= 1
+    means = [c.mean for c in sim.last.candidates]
+    assert means == sorted(means, reverse=True)
+
+
+def test_with_the_bag_empty_it_plays_as_the_static_player() -> None:
+    game = Game(["sim", "other"], seed=2)
+    static = StaticPlayer("static")
+    while len(game.bag) and not game.is_over():
+        game.push(static.choose(game))
+    if not game.is_over():
+        sim = SimPlayer("sim", seconds=0.1)
+        assert sim.choose(game) == static.choose(game)
+
+
+def test_a_sim_spec_makes_a_sim_player() -> None:
+    bot = parse_bot_spec("sim:plies=3,seconds=0.5,candidates=6").make("s")
+    assert isinstance(bot, SimPlayer) and (bot.plies, bot.seconds, bot.candidates) == (3, 0.5, 6)
+
+
+def test_bench_sim_counts_rollouts() -> None:
+    from tilebag.engine.sim import bench_sim
+
+    result = bench_sim(1, seconds=0.2)
+    assert result.positions == 1 and result.rollouts > 0 and result.rollouts_per_second > 0
+
+
+def test_a_sim_bot_plays_a_match() -> None:
+    from tilebag.engine.match import run_match
+
+    result = run_match("sim:seconds=0.02,candidates=4", "static", games=2, seed=3, workers=1, progress=False)
+    assert result.games == 2 and result.seconds_per_move()[0] > 0
