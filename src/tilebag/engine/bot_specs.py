@@ -18,16 +18,20 @@ separated by commas.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tilebag.engine.leaves import load_leaves
 from tilebag.engine.players import BOTS, BeginnerPlayer, GreedyPlayer, Player, StaticPlayer
 from tilebag.errors import TilebagError
 
+if TYPE_CHECKING:
+    from tilebag.engine.winpct import WinTable
+
 OPTIONS: dict[str, tuple[str, ...]] = {
     "static": ("leaves",),
     "greedy": (),
     "beginner": ("seed",),
-    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves"),  # the simulating player
+    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins"),  # the simulating player
 }
 """The options each kind takes."""
 
@@ -80,6 +84,7 @@ class BotSpec:
                 iterations=int(options.get("iterations", "100000")),
                 seed=int(options.get("seed", "0")),
                 engine=engine,
+                wins=_wins(options.get("wins")),
             )
         return BeginnerPlayer(name, seed=int(self.options.get("seed", "0")))
 
@@ -112,3 +117,14 @@ def parse_bot_spec(text: str) -> BotSpec:
                 raise BotSpecError(f"{text!r}: seconds is a number above 0") from None
         options[key] = value.strip()
     return BotSpec(kind, options)
+
+
+def _wins(option: str | None) -> WinTable | bool | None:
+    """``wins=no``: by spread alone; ``wins=FILE``: that table; default: the built-in one."""
+    from tilebag.engine.winpct import WinTable
+
+    if option is None:
+        return None
+    if option.lower() in ("no", "none", "spread"):
+        return False
+    return WinTable.load(option)

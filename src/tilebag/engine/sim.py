@@ -5,8 +5,10 @@ candidates. Each iteration draws a rack for the opponent from the tiles the
 player cannot see (the rest, in a shuffled order, is the bag), and every
 candidate is played out for a few plies with the static policy from that
 same draw, so that the candidates are compared on the same luck. A
-candidate's value in an iteration is the spread it gains over the rollout
-plus the value of the tiles the player keeps at the end, in millipoints.
+candidate's value in an iteration is the player's chance of winning after
+the rollout (:mod:`tilebag.engine.winpct`: from the spread then, counting
+the value of the tiles kept, and the tiles unseen), with the spread to
+break ties; or, without a win table, that spread alone.
 After each round, a candidate whose mean is clearly below the best's (99%)
 is dropped; the search stops when one is left or the time is up, and plays
 the best mean.
@@ -35,9 +37,13 @@ from tilebag.bag import Bag
 from tilebag.engine import Engine
 from tilebag.engine.movegen import Play
 from tilebag.engine.players import StaticPlayer, engine_for
+from tilebag.engine.winpct import WinTable
 from tilebag.game import Game, GameState
 from tilebag.move import Move
 from tilebag.position import Position, Undo
+
+WIN_UNITS = 1_000_000
+"""A certain win, in the units a rollout's value counts (each point of spread is one)."""
 
 DROP_Z = 2.58
 """How many standard errors apart a candidate must be to be dropped (99%)."""
@@ -81,6 +87,8 @@ class SimPlayer:
     :param candidates: how many of the best static plays are simulated.
     :param iterations: stop after this many iterations at most.
     :param seed: the seed of the draws (a fixed seed gives the same choices).
+    :param wins: the win-probability table to value plays by (default: the
+        built-in one, :mod:`tilebag.engine.winpct`; ``False``: the spread alone).
     """
 
     description = "sim: plays the best plays out against many possible racks of the opponent"
@@ -95,6 +103,7 @@ class SimPlayer:
         iterations: int = 100_000,
         seed: int = 0,
         engine: Engine | None = None,
+        wins: WinTable | bool | None = None,
     ) -> None:
         self.name = name
         self.plies = plies
@@ -104,6 +113,11 @@ class SimPlayer:
         self.seed = seed
         self._static = StaticPlayer(name, engine=engine)
         self.last: SimResult | None = None
+        self.wins: WinTable | None = (
+            WinTable.load() if wins is None or wins is True else None if wins is False else wins
+        )
+        """The win-probability table plays are valued by (none: by spread alone)."""
+        self._spread_before = 0
 
     def __repr__(self) -> str:
         return f"SimPlayer({self.name!r}, plies={self.plies}, seconds={self.seconds})"
@@ -136,6 +150,7 @@ class SimPlayer:
         deadline = started + self.seconds
         me = game.turn
         position = game.position()
+        self._spread_before = game.scores[me] - game.scores[1 - me]
         other = 1 - me
         unseen = game.unseen(me)
         opponent_size = len(game.rack(other))
@@ -173,9 +188,17 @@ class SimPlayer:
                 break
             undos.append(position.make(best.move, best.score))
             gained[mover] += best.score
-        value = 1000 * (gained[me] - gained[1 - me])
+        points = 1000 * (gained[me] - gained[1 - me])
         if not position.is_over():
-            value += engine.valuer(len(position.bag))(sorted(position.racks[me]))
+            points += engine.valuer(len(position.bag))(sorted(position.racks[me]))
+        value = points
+        if self.wins is not None:  # the chance of winning first; the spread breaks ties
+            spread = (self._spread_before + points / 1000) * (1 if position.turn == me else -1)
+            unseen = len(position.bag) + len(position.racks[1 - position.turn])
+            chance = self.wins.probability(spread, unseen)
+            if position.turn != me:
+                chance = 1 - chance
+            value = round(chance * WIN_UNITS) + points // 1000
         for undo in reversed(undos):
             position.unmake(undo)
         return value

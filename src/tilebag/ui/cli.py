@@ -308,6 +308,20 @@ COMMANDS: tuple[Command, ...] = (
         rules=True,
     ),
     Command(
+        "wintable",
+        "make the win-probability table the simulating bot values its plays with, from self-play",
+        "tilebag.ui.cmd_endgame:wintable",
+        (
+            arg("--games", type=int, default=3000, metavar="N", help="static self-play games (default 3000)"),
+            arg("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)"),
+            arg("--out", required=True, metavar="FILE", help="where to write the table (JSON)"),
+        ),
+        description=(
+            "Play static self-play games and fit, for each count of tiles unseen, how the chance of winning "
+            "grows with the spread (a logistic curve). The built-in table was made with this command."
+        ),
+    ),
+    Command(
         "endgame",
         "solve a position whose bag is empty: the best line and the final spread",
         "tilebag.ui.cmd_endgame:endgame",

@@ -75,3 +75,21 @@ def bench(args: argparse.Namespace) -> int:
         result = bench_endgames(args.games, seed=args.seed, seconds=args.seconds, progress=bar.update)
     print(json.dumps(result.as_dict()) if args.json else result.text())
     return 0
+
+
+def wintable(args: argparse.Namespace) -> int:
+    """``tilebag wintable``: a win-probability table from self-play."""
+    from pathlib import Path
+
+    from tilebag.engine.winpct import collect, fit
+    from tilebag.progress import Progress
+
+    if args.games < 1:
+        print("tilebag: --games must be at least 1", file=sys.stderr)
+        return 2
+    with Progress(args.games, "games") as bar:
+        samples = collect(args.games, seed=args.seed, progress=bar.update)
+    table = fit(samples, args.games)
+    Path(args.out).write_text(table.dumps() + "\n", encoding="utf-8")
+    print(f"win table from {args.games} games written to {args.out}")
+    return 0
