@@ -100,6 +100,7 @@ class _Search:
         self.table: dict[tuple[bytes, tuple[Tile, ...], tuple[Tile, ...], int, int], tuple[int, int, int, Move | None]] = {}
         self.table_entries = table_entries
         self.deadline = deadline
+        self.stop: Callable[[], bool] | None = None
         self.nodes = 0
         self.cut_by_depth = False
         self.values = engine.alphabet.scores
@@ -140,7 +141,9 @@ class _Search:
     def negamax(self, depth: int, alpha: int, beta: int) -> int:
         """The spread the player to move makes from here (searching ``depth`` plies)."""
         self.nodes += 1
-        if self.deadline is not None and self.nodes & 255 == 0 and time.monotonic() > self.deadline:
+        if self.nodes & 255 == 0 and (
+            (self.deadline is not None and time.monotonic() > self.deadline) or (self.stop is not None and self.stop())
+        ):
             raise OutOfTime
         position = self.position
         me = position.turn
@@ -218,6 +221,8 @@ def solve(
     seconds: float | None = None,
     table_megabytes: int = 256,
     on_depth: Callable[[int, int, float], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+    on_line: Callable[[EndgameSolution], None] | None = None,
 ) -> EndgameSolution:
     """Solve a two-player endgame (bag empty) for the player to move.
 
@@ -227,6 +232,8 @@ def solve(
     :param seconds: stop after this long with the deepest line finished.
     :param table_megabytes: the transposition table's memory limit.
     :param on_depth: called after each depth with the depth, its value and the seconds so far.
+    :param stop: asked now and then: true ends the search as the time running out does.
+    :param on_line: called after each depth with the solution so far.
     :raises ValueError: for a position with tiles in the bag or not two players.
     """
     if len(position.bag) or len(position.racks) != 2:
@@ -239,6 +246,7 @@ def solve(
         max(1000, table_megabytes * 1024 * 1024 // ENTRY_BYTES),
         None if seconds is None else time.monotonic() + seconds,
     )
+    search.stop = stop
     started = time.monotonic()
     me = position.turn
     now = position.scores[me] - position.scores[1 - me]
@@ -260,6 +268,8 @@ def solve(
             on_depth(depth, value, elapsed)
         exact = not search.cut_by_depth
         found = EndgameSolution(search.line(depth), now + value, value, exact, depth, search.nodes, elapsed, list(depths))
+        if on_line is not None:
+            on_line(found)
         if exact:
             break
     if found is None:  # not even one ply in the time: the best play by score

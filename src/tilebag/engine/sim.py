@@ -31,8 +31,10 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from tilebag.alphabet import Tile
 from tilebag.bag import Bag
 from tilebag.engine import Engine
 from tilebag.engine.movegen import Play
@@ -55,6 +57,18 @@ class Candidate:
 
     play: Play
     values: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    """Each rollout's spread gained with the leave kept, in millipoints."""
+
+    @property
+    def win_chance(self) -> float:
+        """The mean chance of winning (with a win table), 0 to 1."""
+        return statistics.fmean(self.values) / WIN_UNITS if self.values else 0.0
+
+    @property
+    def equity(self) -> float:
+        """The mean spread gained with the leave kept, in points."""
+        return statistics.fmean(self.points) / 1000 if self.points else self.play.equity / 1000
 
     @property
     def mean(self) -> float:
@@ -146,36 +160,64 @@ class SimPlayer:
 
     def simulate(self, game: Game, engine: Engine, plays: list[Play]) -> SimResult:
         """Roll each play out until one is clearly best or the time is up."""
-        started = time.monotonic()
-        deadline = started + self.seconds
         me = game.turn
-        position = game.position()
-        self._spread_before = game.scores[me] - game.scores[1 - me]
+        return self.simulate_position(
+            game.position(), engine, plays, unseen=game.unseen(me), opponent_size=len(game.rack(1 - me)), salt=len(game.events)
+        )
+
+    def simulate_position(
+        self,
+        position: Position,
+        engine: Engine,
+        plays: Sequence[Play],
+        *,
+        unseen: Sequence[Tile],
+        opponent_size: int,
+        salt: int = 0,
+        seconds: float | None = None,
+        stop: Callable[[], bool] | None = None,
+        on_round: Callable[[SimResult], None] | None = None,
+        z: float = DROP_Z,
+    ) -> SimResult:
+        """Roll ``plays`` out from a position (the player to move's): each
+        iteration deals the opponent ``opponent_size`` of the ``unseen``
+        tiles and leaves the rest in the bag. Ends when one play is left,
+        after ``seconds`` (default: the player's), at :attr:`iterations`, or
+        when ``stop`` says so; ``on_round`` hears how it stands every few
+        iterations. The position is as it was after."""
+        started = time.monotonic()
+        deadline = started + (self.seconds if seconds is None else seconds)
+        position = position.copy()
+        me = position.turn
         other = 1 - me
-        unseen = game.unseen(me)
-        opponent_size = len(game.rack(other))
-        rng = random.Random((self.seed, len(game.events), tuple(game.rack(me))).__hash__())
+        self._spread_before = position.scores[me] - position.scores[other]
+        rng = random.Random(hash((self.seed, salt, tuple(sorted(position.racks[me])))))
         alive = [Candidate(play) for play in plays]
         iterations = rollouts = 0
         while iterations < self.iterations and len(alive) > 1:
             tiles = list(unseen)
             rng.shuffle(tiles)
             position.racks[other] = tiles[:opponent_size]
-            position.bag = Bag(game.alphabet, tiles=tiles[opponent_size:], seed=rng.randrange(1 << 30))
+            position.bag = Bag(engine.alphabet, tiles=tiles[opponent_size:], seed=rng.randrange(1 << 30))
             for candidate in alive:
-                candidate.values.append(self._rollout(position, engine, candidate.play, me))
+                value, points = self._rollout(position, engine, candidate.play, me)
+                candidate.values.append(value)
+                candidate.points.append(points)
                 rollouts += 1
             iterations += 1
             if iterations % 8 == 0:
-                alive = _survivors(alive)
-            if time.monotonic() > deadline:
+                alive = _survivors(alive, z)
+                if on_round is not None:
+                    on_round(SimResult(sorted(alive, key=lambda c: c.mean, reverse=True), iterations, rollouts, time.monotonic() - started))
+            if time.monotonic() > deadline or (stop is not None and stop()):
                 break
         alive.sort(key=lambda c: c.mean, reverse=True)
         return SimResult(alive, iterations, rollouts, time.monotonic() - started)
 
-    def _rollout(self, position: Position, engine: Engine, play: Play, me: int) -> int:
-        """The spread ``play`` gains over the rollout, plus the value of what
-        the player keeps at its end (millipoints); the position is as it was after."""
+    def _rollout(self, position: Position, engine: Engine, play: Play, me: int) -> tuple[int, int]:
+        """The value of ``play`` in one rollout (see the module notes) and the
+        spread it gained with the value of what the player keeps at the end
+        (millipoints); the position is as it was after."""
         undos: list[Undo] = [position.make(play.move, play.score)]
         gained = [0, 0]
         gained[me] += play.score
@@ -201,14 +243,14 @@ class SimPlayer:
             value = round(chance * WIN_UNITS) + points // 1000
         for undo in reversed(undos):
             position.unmake(undo)
-        return value
+        return value, points
 
 
-def _survivors(alive: list[Candidate]) -> list[Candidate]:
-    """The candidates not clearly worse than the best mean."""
+def _survivors(alive: list[Candidate], z: float = DROP_Z) -> list[Candidate]:
+    """The candidates not clearly worse than the best mean (``z`` standard errors apart)."""
     best = max(alive, key=lambda c: c.mean)
-    floor = best.mean - DROP_Z * best.error
-    return [c for c in alive if c is best or c.mean + DROP_Z * c.error >= floor]
+    floor = best.mean - z * best.error
+    return [c for c in alive if c is best or c.mean + z * c.error >= floor]
 
 
 

@@ -308,6 +308,17 @@ COMMANDS: tuple[Command, ...] = (
         rules=True,
     ),
     Command(
+        "siu",
+        "run as an engine that speaks SIU, the crossword-game engine protocol, on stdin and stdout",
+        "tilebag.ui.siu:main",
+        (),
+        description=(
+            "Speak SIU (draft 0.2): handshake, options, positions in CGP with moves, and go gen|sim|endgame|auto "
+            "with movetime, depth, iterations, stopcondition and infinite; stop and isready are answered while "
+            "a search runs, and every go ends with one bestmove. DataPath names folders of lexicons and leaves."
+        ),
+    ),
+    Command(
         "wintable",
         "make the win-probability table the simulating bot values its plays with, from self-play",
         "tilebag.ui.cmd_endgame:wintable",

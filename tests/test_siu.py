@@ -1,0 +1,136 @@
+"""``tilebag siu`` driven as a front end drives it: over pipes, with
+``isready`` and ``stop`` while a search runs, one ``bestmove`` per
+``go``, positions with moves, and the error codes."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tilebag.ui.siu import parse_go
+
+EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
+ENDGAME = "7I6Q/7N5OI/7W4XU1/7A3PITH/5CERVEZA1LI/7D2AW1OD/8O2K1V1/7EPIGYnES/8T5H/8ID3JO/4L2LOO2FAG/FOOTY2INN1RAN1/U3T2BEG1EME1/REDATE1RE2C1s1/L2MANTISSAS3 UENUREB/RAI 437/420 0"
+
+
+class Engine:
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tilebag", "siu"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def until(self, prefix: str, timeout: float = 30.0) -> list[str]:
+        """Every line up to and including the first that starts with ``prefix``."""
+        seen = []
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            seen.append(line)
+            if line.startswith(prefix):
+                return seen
+
+
+@pytest.fixture
+def engine() -> Iterator[Engine]:
+    running = Engine()
+    running.send("siu")
+    handshake = running.until("siuok")
+    assert handshake[0].startswith("id name tilebag") and any(line.startswith("capability gen sim endgame") for line in handshake)
+    yield running
+    running.send("quit")
+    running.process.wait(timeout=20)
+
+
+def test_gen_lists_the_plays_and_ends_with_one_bestmove(engine: Engine) -> None:
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
+    engine.send("isready")
+    assert engine.until("readyok") == ["readyok"]
+    engine.send("go gen")
+    out = engine.until("bestmove")
+    assert out[0].startswith("info string provenance engine=tilebag/") and "lexicon=kjxqz" in out[0]
+    assert out[1].startswith("info gen move 8") and " score 66 " in out[1]
+    assert out[-1].startswith("bestmove 8") and out[-1].split()[1] in out[1]
+
+
+def test_isready_and_stop_are_answered_while_a_sim_runs(engine: Engine) -> None:
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
+    engine.send("go sim infinite")
+    time.sleep(1.0)
+    started = time.monotonic()
+    engine.send("isready")
+    assert engine.until("readyok", timeout=5)[-1] == "readyok"
+    engine.send("stop")
+    out = engine.until("bestmove", timeout=10)
+    assert time.monotonic() - started < 5
+    assert any(line.startswith("info sim move ") and " wp " in line and " wpse " in line for line in out)
+    assert out[-1].startswith("bestmove ")
+    engine.send("isready")
+    assert engine.until("readyok") == ["readyok"]  # exactly one bestmove: nothing else came
+
+
+def test_the_endgame_is_solved_exactly(engine: Engine) -> None:
+    engine.send(f"position cgp {ENDGAME}")
+    engine.send("go endgame")
+    out = engine.until("bestmove")
+    lines = [line for line in out if line.startswith("info endgame")]
+    assert lines[-1].startswith("info endgame depth") and "score spread -2 pv G1.BEE C10.AROID" in lines[-1]
+    assert out[-1] == "bestmove G1.BEE"
+
+
+def test_go_auto_picks_the_endgame_once_the_bag_is_empty(engine: Engine) -> None:
+    engine.send(f"position cgp {ENDGAME}")
+    engine.send("go movetime 5000")
+    assert engine.until("bestmove")[-1] == "bestmove G1.BEE"
+
+
+def test_positions_with_moves_and_the_error_codes(engine: Engine) -> None:
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves 8D.RETAINS rack.QI")
+    engine.send("go gen")
+    out = engine.until("bestmove")
+    assert out[-1] != "bestmove none" and any("info gen move" in line for line in out)
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves 8D.QQQQ")
+    assert "info string error bad-move" in engine.until("info string error")[-1]
+    engine.send("go gen")
+    assert engine.until("bestmove") == ["info string error no-position send position cgp ... before go", "bestmove none"]
+    engine.send("position cgp nonsense")
+    assert "bad-position" in engine.until("info string error")[-1]
+    engine.send("frobnicate")
+    assert engine.until("info string error")[-1] == "info string error unknown-command frobnicate"
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
+    engine.send("go peg")
+    assert engine.until("bestmove") == ["info string error unsupported-mode peg", "bestmove none"]
+    engine.send("go gen firstwin")
+    assert engine.until("bestmove")[0] == "info string ignored firstwin"
+
+
+def test_a_lexicon_not_found_is_said_and_the_default_used(engine: Engine, tmp_path: object) -> None:
+    engine.send(f"setoption name DataPath value {tmp_path}")
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 lex CSW24;")
+    engine.send("go gen")
+    out = engine.until("bestmove")
+    assert any(line == "info string lexicon CSW24 not found in DataPath: using kjxqz" for line in out)
+    assert any("provenance" in line and "lexicon=kjxqz" in line for line in out)
+
+
+def test_go_parameters() -> None:
+    limits = parse_go("sim depth 3 iterations 500 movetime 1000 stopcondition 95 alsosearchmoves 8D.QI".split()[1:])
+    assert (limits.depth, limits.iterations, limits.movetime, limits.stopcondition) == (3, 500, 1000, 95)
+    assert limits.alsosearchmoves == ["8D.QI"] and limits.seconds(None) == 1.0
