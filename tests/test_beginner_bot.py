@@ -10,16 +10,13 @@ import pytest
 
 from gamestate import assert_tiles_accounted
 from tilebag import Game, Move, Rules, WordList
+from tilebag.engine.bots import BOTS, STRONGEST_BOT, describe_bot, make_bot
 from tilebag.engine.players import (
     BEGINNER_MAX_WORD,
-    BOTS,
     MAX_START_ACTIONS,
-    STRONGEST_BOT,
     BeginnerPlayer,
     Player,
     StaticPlayer,
-    describe_bot,
-    make_bot,
     start_actions,
 )
 from tilebag.engine.selfplay import run_selfplay, tiles_placed
@@ -166,12 +163,12 @@ def test_beginner_is_much_weaker_than_the_static_bot(lexicon: Lexicon) -> None:
 
 
 def test_bot_kinds_and_descriptions() -> None:
-    assert list(BOTS) == ["beginner", "greedy", "static"]
+    assert list(BOTS) == ["beginner", "greedy", "static", "champion"]
     assert isinstance(make_bot("Beginner", "Ann"), BeginnerPlayer)
     assert make_bot("beginner").name == "beginner"
     for kind in BOTS:
         text = describe_bot(kind)
         assert text.startswith(f"{kind}: ") and "\n" not in text
     assert "strongest" in describe_bot(STRONGEST_BOT)
-    with pytest.raises(ValueError, match="known: beginner, greedy, static"):
+    with pytest.raises(ValueError, match="known: beginner, greedy, static, champion"):
         describe_bot("genius")

@@ -43,7 +43,7 @@ def test_the_statistics_of_a_match() -> None:
     assert MatchResult("a", "b").win_rate == 0.0
 
 
-@pytest.mark.parametrize("spec", ["sim", "static:depth=2", "static:leaves", "beginner:seed=x"])
+@pytest.mark.parametrize("spec", ["genius", "static:depth=2", "static:leaves", "beginner:seed=x", "sim:seconds=0"])
 def test_a_spec_that_names_no_bot_is_refused(spec: str) -> None:
     with pytest.raises(BotSpecError):
         parse_bot_spec(spec)

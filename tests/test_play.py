@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tilebag import Game, IllegalMoveError, InvalidMoveError, Move, Termination, default_lexicon
-from tilebag.engine.players import BOTS, make_bot
+from tilebag.engine.bots import BOTS, make_bot
 from tilebag.formats import gcg, replay
 from tilebag.record import EventKind
 

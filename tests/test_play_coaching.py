@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from gamestate import assert_tiles_accounted, fingerprint
 from tilebag.engine import coach
 from tilebag.engine.analysis import analyze_turn
-from tilebag.engine.players import Player, StaticPlayer, make_bot
+from tilebag.engine.bots import make_bot
+from tilebag.engine.players import Player, StaticPlayer
 from tilebag.engine.rack_advice import rack_advice
 from tilebag.game import Game, Termination
 from tilebag.lexicon import default_lexicon

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from gamestate import assert_tiles_accounted
+from tilebag.engine.bots import make_bot
 from tilebag.engine.leaves import HeuristicLeaves
-from tilebag.engine.players import GreedyPlayer, Player, StaticPlayer, make_bot
+from tilebag.engine.players import GreedyPlayer, Player, StaticPlayer
 from tilebag.engine.selfplay import play_game, run_selfplay, wilson_interval
 from tilebag.formats import gcg, replay
 from tilebag.game import Game

@@ -65,3 +65,26 @@ def test_a_sim_bot_plays_a_match() -> None:
 
     result = run_match("sim:seconds=0.02,candidates=4", "static", games=2, seed=3, workers=1, progress=False)
     assert result.games == 2 and result.seconds_per_move()[0] > 0
+
+
+def test_the_champion_simulates_then_solves_the_endgame() -> None:
+    from tilebag.engine.bots import make_bot
+    from tilebag.engine.champion import ChampionPlayer
+    from tilebag.engine.endgame import solve
+
+    champion = make_bot("champion", "c")
+    assert isinstance(champion, ChampionPlayer)
+    champion.seconds = 0.2
+    champion._sim.seconds = 0.2
+    game = midgame(4)
+    assert champion.choose(game) in game.legal_moves
+    static = StaticPlayer("static")
+    while len(game.bag) and not game.is_over():
+        game.push(static.choose(game))
+    if not game.is_over():
+        solution = solve(game.position(), champion.engine(game), seconds=5)
+        champion.seconds = 5
+        chosen = champion.choose(game)
+        assert chosen in game.legal_moves
+        if solution.exact:  # the same search to the end: the same move
+            assert chosen == game.check(solution.moves[0].move)

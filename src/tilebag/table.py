@@ -38,7 +38,8 @@ from pathlib import Path
 
 from tilebag.alphabet import load_alphabet
 from tilebag.clock import Now, TurnTimer
-from tilebag.engine.players import BOTS, Player, make_bot
+from tilebag.engine.bots import BOTS, make_bot
+from tilebag.engine.players import Player
 from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from tilebag.game import Game, GameState
 from tilebag.lexicon import Lexicon, load_lexicon

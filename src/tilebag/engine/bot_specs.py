@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tilebag.engine.leaves import load_leaves
-from tilebag.engine.players import BOTS, BeginnerPlayer, GreedyPlayer, Player, StaticPlayer
+from tilebag.engine.players import BeginnerPlayer, GreedyPlayer, Player, StaticPlayer
 from tilebag.errors import TilebagError
 
 if TYPE_CHECKING:
@@ -31,7 +31,8 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "static": ("leaves",),
     "greedy": (),
     "beginner": ("seed",),
-    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins"),  # the simulating player
+    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins"),
+    "champion": ("seconds", "seed"),  # the simulating player
 }
 """The options each kind takes."""
 
@@ -65,6 +66,10 @@ class BotSpec:
             return StaticPlayer(name, leaves=load_leaves(leaves) if leaves else None)
         if self.kind == "greedy":
             return GreedyPlayer(name)
+        if self.kind == "champion":
+            from tilebag.engine.champion import ChampionPlayer
+
+            return ChampionPlayer(name, seconds=float(self.options.get("seconds", "1")), seed=int(self.options.get("seed", "0")))
         if self.kind == "sim":
             from tilebag.engine.sim import SimPlayer
 
@@ -96,7 +101,7 @@ def parse_bot_spec(text: str) -> BotSpec:
     """
     kind, _, rest = text.strip().partition(":")
     kind = kind.strip().lower()
-    if kind not in OPTIONS or (kind not in BOTS and kind != "sim"):
+    if kind not in OPTIONS:
         raise BotSpecError(f"no bot called {kind!r} (known: {', '.join(OPTIONS)})")
     options: dict[str, str] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):

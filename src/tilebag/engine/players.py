@@ -12,7 +12,9 @@ bots come with tilebag, weakest first (:data:`BOTS`; each kind has a one-line
   everything, or passing, when it has none);
 * :class:`StaticPlayer` plays the best *equity*: score plus the value of the
   tiles it keeps (:mod:`tilebag.engine.leaves`), exchanges included. It is the
-  strongest (:data:`STRONGEST_BOT`).
+  strongest bot that answers at once; the champion
+  (:mod:`tilebag.engine.champion`) simulates on top of it. The kinds by
+  name are in :mod:`tilebag.engine.bots`.
 
 The greedy and static bots play every variation of the rules
 (:mod:`tilebag.rules`): they weigh anagram plays with the other plays
@@ -280,7 +282,7 @@ class StaticPlayer(_Bot):
         ``leaves`` and ``core`` when given).
     """
 
-    description: ClassVar[str] = "static: weighs each play's score and the tiles it keeps; the strongest bot"
+    description: ClassVar[str] = "static: weighs each play's score and the tiles it keeps; the strongest bot that answers at once"
 
     def __init__(
         self,
@@ -523,41 +525,3 @@ def _ordinary(game: Game, word: Sequence[Tile]) -> float:
     if "Q" in text.replace("QU", ""):
         weight *= 0.2
     return weight
-
-
-BOTS: dict[str, type[BeginnerPlayer] | type[GreedyPlayer] | type[StaticPlayer]] = {
-    "beginner": BeginnerPlayer,
-    "greedy": GreedyPlayer,
-    "static": StaticPlayer,
-}
-"""Bot kinds by name, weakest first."""
-
-STRONGEST_BOT = "static"
-"""The kind of the strongest bot available."""
-
-
-def describe_bot(kind: str) -> str:
-    """One line saying how a kind of bot plays, for a menu.
-
-    >>> describe_bot("static")
-    "static: weighs each play's score and the tiles it keeps; the strongest bot"
-
-    :raises ValueError: naming the known kinds.
-    """
-    return _bot_class(kind).description
-
-
-def make_bot(kind: str, name: str | None = None, *, core: str | None = None) -> Player:
-    """A bot by kind name (``beginner``, ``greedy``, ``static``), using the
-    given move generator core (default: the compiled one when built).
-
-    :raises ValueError: naming the known kinds.
-    """
-    return _bot_class(kind)(name or kind.lower(), core=core)
-
-
-def _bot_class(kind: str) -> type[BeginnerPlayer] | type[GreedyPlayer] | type[StaticPlayer]:
-    factory = BOTS.get(kind.lower())
-    if factory is None:
-        raise ValueError(f"no bot called {kind!r} (known: {', '.join(BOTS)})")
-    return factory

@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tilebag.engine.players import Player, make_bot
+from tilebag.engine.bots import make_bot
+from tilebag.engine.players import Player
 from tilebag.formats import gcg
 from tilebag.game import Game
 from tilebag.lexicon import Lexicon
@@ -141,7 +142,7 @@ def run_selfplay(
     on_game: Callable[[int, Game], None] | None = None,
 ) -> Summary:
     """Play ``games`` games between bots of the given kinds (``beginner``,
-    ``greedy``, ``static``: :data:`tilebag.engine.players.BOTS`), writing each
+    ``greedy``, ``static``: :data:`tilebag.engine.bots.BOTS`), writing each
     record to ``out`` when given."""
     names = _seat_names(kinds)
     bots = [make_bot(kind, name) for kind, name in zip(kinds, names, strict=True)]

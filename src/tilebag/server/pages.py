@@ -14,7 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from tilebag.engine.players import BOTS
+from tilebag.engine.bots import BOTS
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.game import GameState
 from tilebag.rules import OPTIONS, PRESET_HELP, PRESETS

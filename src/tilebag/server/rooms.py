@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from tilebag.engine.players import BOTS, Player, make_bot
+from tilebag.engine.bots import BOTS, make_bot
+from tilebag.engine.players import Player
 from tilebag.errors import IllegalMoveError, InvalidMoveError, TilebagError
 from tilebag.game import Game, GameState
 from tilebag.lexicon import Lexicon, default_lexicon, load_lexicon

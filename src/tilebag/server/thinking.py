@@ -21,7 +21,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 from tilebag.engine import Engine
-from tilebag.engine.players import Player, engine_for, make_bot
+from tilebag.engine.bots import make_bot
+from tilebag.engine.players import Player, engine_for
 from tilebag.game import Game, GameState
 from tilebag.move import Move, MoveKind
 

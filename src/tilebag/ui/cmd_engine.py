@@ -149,7 +149,7 @@ def _write_plays(out: TextIO, index: int, board: Board, plays: Sequence[Play], *
 
 
 def selfplay(args: argparse.Namespace) -> int:
-    from tilebag.engine.players import BOTS
+    from tilebag.engine.bots import BOTS
     from tilebag.engine.selfplay import run_selfplay
     from tilebag.ui.cli_options import rules_from_args
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tilebag.alphabet import load_alphabet
-from tilebag.engine.players import BOTS, make_bot
+from tilebag.engine.bots import BOTS, make_bot
 from tilebag.errors import TilebagError
 from tilebag.game import Game
 from tilebag.lexicon import load_lexicon

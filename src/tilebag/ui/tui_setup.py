@@ -2,7 +2,7 @@
 rules, for ``tilebag play`` started with no names and no bots.
 
 Up to four seats, each a person at this keyboard (with a name) or a bot
-of one of the kinds in :data:`tilebag.engine.players.BOTS`; a rules preset; and
+of one of the kinds in :data:`tilebag.engine.bots.BOTS`; a rules preset; and
 practice mode. :func:`table_choice` turns the choices into the names and
 bot kinds :func:`tilebag.ui.seats.new_table` takes, or says what is wrong.
 
@@ -25,7 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from tilebag.engine.players import BOTS, describe_bot
+from tilebag.engine.bots import BOTS, describe_bot
 from tilebag.rules import PRESET_HELP, PRESETS, Rules
 from tilebag.table import bot_names
 from tilebag.ui.seats import SetupError
