@@ -3,6 +3,8 @@ keeps; the static player's choice where it does not simulate."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tilebag import Game
 from tilebag.engine.bot_specs import parse_bot_spec
 from tilebag.engine.players import StaticPlayer
@@ -88,3 +90,27 @@ def test_the_champion_simulates_then_solves_the_endgame() -> None:
         assert chosen in game.legal_moves
         if solution.exact:  # the same search to the end: the same move
             assert chosen == game.check(solution.moves[0].move)
+
+
+def test_a_game_reviewed_by_simulation(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from tilebag.engine.selfplay import run_selfplay
+    from tilebag.engine.sim_review import review_game
+    from tilebag.formats import gcg
+
+    summary = run_selfplay(["static", "greedy"], games=1, seed=3, out=tmp_path, progress=False)
+    record = gcg.load(summary.records[0])
+    reviews = review_game(record, seconds=0.02)
+    assert len(reviews) >= 10 and reviews[0].number == 1
+    assert all(0 <= r.played_chance <= 1 and 0 <= r.best_chance <= 1 and r.lost >= 0 for r in reviews)
+    assert [r.number for r in reviews] == sorted(r.number for r in reviews)
+    run = subprocess.run(
+        [sys.executable, "-m", "tilebag", "analyze", str(summary.records[0]), "--engine", "sim", "--seconds", "0.02", "--json"],
+        capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["sim"] and {"played_win", "best_win", "win_lost"} <= set(data["sim"][0])

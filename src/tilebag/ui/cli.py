@@ -139,6 +139,9 @@ COMMANDS: tuple[Command, ...] = (
         (
             arg("game", metavar="GAME.gcg", help="the game record"),
             arg("--top", type=int, default=5, metavar="N", help="best plays to list per turn (default 5)"),
+            arg("--engine", choices=["static", "sim"], default="static",
+                help="sim: also simulate each turn and show the chance of winning lost (default static)"),
+            arg("--seconds", type=float, default=1.0, metavar="S", help="simulation time a turn with --engine sim (default 1)"),
             json_arg("print one JSON document: the turns and the totals"),
             LEXICON,
             LEAVES,

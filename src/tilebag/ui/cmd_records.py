@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from tilebag.errors import FormatError
+
+if TYPE_CHECKING:
+    from tilebag.engine.sim_review import WinReview
 
 
 def gcg_check(args: argparse.Namespace) -> int:
@@ -88,8 +92,38 @@ def analyze(args: argparse.Namespace) -> int:
             bar.update(done)
 
         analysis = analyze_game(record, lexicon=lexicon, leaves=leaves, top=args.top, progress=report, source=args.game)
+    reviews = None
+    if args.engine == "sim":
+        from tilebag.engine.sim_review import review_game
+
+        if args.seconds <= 0:
+            raise FormatError("--seconds must be more than 0")
+        with Progress(0, f"simulating {args.game}") as bar:
+
+            def simulated(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(done)
+
+            reviews = review_game(record, lexicon=lexicon, seconds=args.seconds, progress=simulated)
     if args.json:
-        print(json.dumps(analysis.to_dict()))
+        data = analysis.to_dict()
+        if reviews is not None:
+            data["sim"] = [review.to_dict() for review in reviews]
+        print(json.dumps(data))
     else:
         sys.stdout.write(analysis.report())
+        if reviews is not None:
+            sys.stdout.write(_sim_report(reviews, args.seconds))
     return 0
+
+
+def _sim_report(reviews: list[WinReview], seconds: float) -> str:
+    """The simulated turns, and the chance of winning each player gave away."""
+    lines = ["", f"Chance of winning by simulation ({seconds:g} s a turn; turns with tiles in the bag):",
+             f"{'':>3} {'player':<12} {'played':<20} {'win':>6}   {'best found':<20} {'win':>6}   lost"]
+    lines += [review.line() for review in reviews]
+    totals: dict[str, float] = {}
+    for review in reviews:
+        totals[review.name] = totals.get(review.name, 0.0) + review.lost
+    lines += [f"{name}: {100 * lost:.1f} points of winning chance lost in all" for name, lost in totals.items()]
+    return "\n".join(lines) + "\n"
