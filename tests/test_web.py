@@ -83,19 +83,7 @@ def test_a_game_made_in_the_lobby_is_played_against_a_bot_by_typing(web: Server,
     assert page.get_attribute('[data-square="F2"]', "aria-label") == "F2, triple letter, empty"
     game, token = game_of(page)
     for turn in range(3):
-        view = get(web, game, token)
-        action = best_action(view)
-        if action == "-":
-            page.click("#pass")
-        elif action.startswith("-"):  # an exchange: the tiles chosen on the rack
-            page.click("#exchange")
-            for letter in action[1:]:
-                page.locator("#rack .rack-tile:not(.chosen)", has_text=letter.replace("?", " ")).first.click()
-            page.click("#exchange")
-        else:
-            type_play(page, action)
-            page.wait_for_function("document.getElementById('preview').textContent.includes('points')")
-            page.keyboard.press("Enter")
+        play_turn(page, web, game, token)  # typed, or an exchange chosen on the rack
         page.wait_for_function(f"document.querySelectorAll('#log li').length >= {2 * turn + 2}")  # mine, then the bot's
         assert page.inner_text("#error") == ""
     shot(page, "game-against-a-bot")

@@ -15,8 +15,8 @@ from typing import ClassVar
 from tilebag.engine import Engine
 from tilebag.engine.endgame import solve
 from tilebag.engine.players import StaticPlayer
-from tilebag.engine.sim import SimPlayer
-from tilebag.game import Game, GameState
+from tilebag.engine.sim import SimPlayer, searchable
+from tilebag.game import Game
 from tilebag.move import Move
 
 DEFAULT_SECONDS = 1.0
@@ -47,12 +47,11 @@ class ChampionPlayer:
         return self._static.engine(game)
 
     def choose(self, game: Game) -> Move:
-        rules = game.rules
-        if len(game.players) != 2 or game.state is not GameState.PLAYING or rules.recycle or rules.blank_swap or rules.anagram:
+        if not searchable(game):
             return self._static.choose(game)
         if len(game.bag):
             return self._sim.choose(game)
-        solution = solve(game.position(), self.engine(game), rules=rules, seconds=self.seconds)
+        solution = solve(game.position(), self.engine(game), rules=game.rules, seconds=self.seconds)
         if not solution.moves:
             return self._static.choose(game)
         return game.check(solution.moves[0].move)

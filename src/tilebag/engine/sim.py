@@ -140,15 +140,7 @@ class SimPlayer:
         return self._static.engine(game)
 
     def choose(self, game: Game) -> Move:
-        rules = game.rules
-        if (
-            len(game.bag) == 0
-            or len(game.players) != 2
-            or game.state is not GameState.PLAYING
-            or rules.anagram
-            or rules.recycle
-            or rules.blank_swap
-        ):
+        if not len(game.bag) or not searchable(game):
             return self._static.choose(game)
         engine = engine_for(game, None, self._static.leave_values(game))
         plays = [p for p in engine.plays(game.board, game.rack(), bag_count=len(game.bag), top=self.candidates)]
@@ -244,6 +236,17 @@ class SimPlayer:
         for undo in reversed(undos):
             position.unmake(undo)
         return value, points
+
+
+def searchable(game: Game) -> bool:
+    """Whether a game is one the searches play (simulation, the endgame):
+    two players, a move to make, and none of the variations' actions."""
+    rules = game.rules
+    return (
+        len(game.players) == 2
+        and game.state is GameState.PLAYING
+        and not (rules.anagram or rules.recycle or rules.blank_swap)
+    )
 
 
 def _survivors(alive: list[Candidate], z: float = DROP_Z) -> list[Candidate]:

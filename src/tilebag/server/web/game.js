@@ -2,7 +2,8 @@
 // through the game's WebSocket. The server checks everything; this page only
 // shows what the server says and sends what the player chose.
 
-const $ = (id) => document.getElementById(id);
+import { $, api as request, el } from "./dom.js";
+
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
 const gameId = location.pathname.split("/").filter(Boolean).pop();
@@ -19,23 +20,8 @@ let chosenRack = null;    // a rack tile tapped, waiting for a square
 let exchanging = false;
 const chosenForExchange = new Set();
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
 async function api(path, options = {}) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, { ...options, headers });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
-  return data;
+  return request(path, options, token);
 }
 
 function scoreOf(letter) {

@@ -2,27 +2,7 @@
 // join an open seat or watch a running game. Everything shown is text (no HTML
 // from the server is ever inserted).
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
-async function api(path, options = {}) {
-  const response = await fetch(path, {
-    ...options,
-    headers: { "Content-Type": "application/json", ...(options.headers || {}) },
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
-  return data;
-}
+import { $, api, el } from "./dom.js";
 
 let catalog = { presets: [], options: [], bots: [] };
 
