@@ -134,3 +134,16 @@ def test_go_parameters() -> None:
     limits = parse_go("sim depth 3 iterations 500 movetime 1000 stopcondition 95 alsosearchmoves 8D.QI".split()[1:])
     assert (limits.depth, limits.iterations, limits.movetime, limits.stopcondition) == (3, 500, 1000, 95)
     assert limits.alsosearchmoves == ["8D.QI"] and limits.seconds(None) == 1.0
+
+
+def test_a_known_opponent_rack_stays_out_of_the_bag() -> None:
+    from tilebag.formats import cgp
+    from tilebag.lexicon import default_lexicon
+    from tilebag.ui.siu import State
+
+    parsed = cgp.parse(f"{EMPTY} AEINRST/QZXJ 0/0 0")
+    position, unseen, opponent_size = State(parsed, default_lexicon()).position()
+    assert opponent_size == 4 and len(unseen) == 100 - 7
+    assert len(position.bag) == 100 - 7 - 4 and sorted(position.racks[1]) == sorted(parsed.racks[1])
+    unknown = State(cgp.parse(f"{EMPTY} AEINRST/ 0/0 0"), default_lexicon()).position()
+    assert unknown[2] == 7 and len(unknown[0].bag) == 100 - 14

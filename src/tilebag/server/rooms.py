@@ -238,6 +238,7 @@ class Rooms:
             room = self.rebuild(game_id, setup, seed)
             with self._lock:
                 self._rooms[game_id] = room
+                self._loading.pop(game_id, None)  # in memory now: no one rebuilds it again
             return room
 
     def in_memory(self, game_id: str) -> Room | None:

@@ -104,11 +104,11 @@ class State:
         self.turn = 1 - me
 
     def unseen(self) -> list[Tile]:
-        """Tiles the player to move cannot see: all, less the board and the racks known."""
+        """Tiles the player to move cannot see: every tile, less the board
+        and their own rack (the opponent's rack is among them, known or not)."""
         left = self.board.alphabet.distribution()
-        on_board = [t if t < 128 else 0 for t in self.board.tiles if t]
-        for tile in on_board + (self.rack or []) + (self.racks[1 - self.turn] or []):
-            tile = 0 if tile & 128 else tile
+        for tile in [t for t in self.board.tiles if t] + (self.rack or []):
+            tile = 0 if tile & 128 else tile  # a blank on the board is a blank
             if tile in left:
                 left.remove(tile)
         return left
@@ -118,20 +118,24 @@ class State:
         return self.racks[self.turn]
 
     def position(self) -> tuple[Position, list[Tile], int]:
-        """The light position for the search, the tiles unseen by the player
-        to move, and how many of them the opponent holds."""
-        rack = self.rack or []
+        """The light position for the search (the opponent's rack as the
+        front end gave it, or drawn from the unseen tiles; the rest in the
+        bag), the tiles unseen by the player to move, and how many of them
+        the opponent holds. A simulation deals the opponent's rack afresh
+        each iteration from the unseen tiles; the endgame uses it as given."""
         unseen = self.unseen()
         other = self.racks[1 - self.turn]
-        opponent_size = len(other) if other is not None else min(self.rules.rack_size, len(unseen))
-        scores = [self.scores[self.turn], self.scores[1 - self.turn]]
-        bag = [t for t in unseen] if other is not None else unseen[opponent_size:]
+        if other is None:
+            other = unseen[: min(self.rules.rack_size, len(unseen))]
+        bag = list(unseen)
+        for tile in other:
+            bag.remove(tile)
         position = Position(
-            self.board.copy(), [list(rack), list(other or unseen[:opponent_size])], Bag(self.board.alphabet, tiles=bag, seed=1),
-            scores, scoreless=self.zero_turns, rack_size=self.rules.rack_size,
-            bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus,
+            self.board.copy(), [list(self.rack or []), list(other)], Bag(self.board.alphabet, tiles=bag, seed=1),
+            [self.scores[self.turn], self.scores[1 - self.turn]], scoreless=self.zero_turns,
+            rack_size=self.rules.rack_size, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus,
         )
-        return position, unseen, opponent_size
+        return position, unseen, len(other)
 
 
 class SiuEngine:
@@ -344,7 +348,7 @@ class SiuEngine:
             if state.rack is None:
                 self.error("bad-position", "the rack of the player to move is not known")
                 return
-            bag_count = len(unseen) - opponent_size
+            bag_count = len(position.bag)
             if mode == "auto":
                 mode = "endgame" if bag_count <= 0 and state.racks[1 - state.turn] is not None else "sim"
             if mode == "endgame":
