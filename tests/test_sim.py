@@ -114,3 +114,55 @@ def test_a_game_reviewed_by_simulation(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["sim"] and {"played_win", "best_win", "win_lost"} <= set(data["sim"][0])
+
+
+def test_two_workers_give_the_values_of_one() -> None:
+    """Each iteration's draw depends only on the seed and its number: the
+    rollouts shared among processes give exactly the serial values."""
+    game = midgame(5)
+    values = []
+    for workers in (1, 2):
+        sim = SimPlayer("sim", seconds=60, iterations=24, seed=3, workers=workers)
+        sim.choose(game)
+        assert sim.last is not None and sim.last.iterations == 24
+        values.append([(c.play.move, c.values, c.points) for c in sim.last.candidates])
+    assert values[0] == values[1]
+
+
+OPENING = "15/15/15/15/15/15/15/3HORN8/15/15/15/15/15/15/15 AEINRSU/ 14/0 0 lex kjxqz;"
+
+
+def test_the_sim_command_ranks_the_candidates() -> None:
+    import json
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "tilebag", "sim", "--cgp", OPENING, "--iterations", "16", "--candidates", "5",
+         "--workers", "1", "--json"],
+        capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["iterations"] == 16 and 2 <= len(data["candidates"]) <= 5
+    wins = [c["win"] for c in data["candidates"]]
+    assert wins[0] == max(wins) and data["best"] == data["candidates"][0]["move"]
+    assert all(c["iterations"] == 16 for c in data["candidates"])
+
+
+def test_the_sim_command_refuses_an_empty_bag_and_bad_options() -> None:
+    import subprocess
+    import sys
+
+    from tilebag.formats import cgp
+
+    game = Game(["a", "b"], seed=2)
+    static = StaticPlayer("static")
+    while len(game.bag) and not game.is_over():
+        game.push(static.choose(game))
+    ended = cgp.dumps(cgp.position_from(game.board, [game.rack(game.turn), game.rack(1 - game.turn)],
+                                        [game.players[game.turn].score, game.players[1 - game.turn].score]))
+    for args, said in (([ended], "the bag is empty"), ([OPENING, "--seconds", "0"], "--seconds must be more than 0")):
+        run = subprocess.run([sys.executable, "-m", "tilebag", "sim", "--cgp", *args], capture_output=True, text=True)
+        assert run.returncode == 2 and said in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr

@@ -28,10 +28,15 @@ side's best play: no game, no events, no Python object per play they skip.
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
 import random
+import signal
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from tilebag.alphabet import Tile
@@ -103,6 +108,12 @@ class SimPlayer:
     :param seed: the seed of the draws (a fixed seed gives the same choices).
     :param wins: the win-probability table to value plays by (default: the
         built-in one, :mod:`tilebag.engine.winpct`; ``False``: the spread alone).
+    :param workers: processes the rollouts run in (default 1; ``None``:
+        every core). The workers are forked from the calling process when
+        first needed, so they share its engine without loading anything;
+        call it from a process with no other threads running (the
+        ``tilebag sim`` command). A bot in a match that already plays a
+        game per core, in a server or in an SIU engine keeps one.
     """
 
     description = "sim: plays the best plays out against many possible racks of the opponent"
@@ -118,8 +129,10 @@ class SimPlayer:
         seed: int = 0,
         engine: Engine | None = None,
         wins: WinTable | bool | None = None,
+        workers: int | None = 1,
     ) -> None:
         self.name = name
+        self.workers = workers
         self.plies = plies
         self.seconds = seconds
         self.candidates = candidates
@@ -175,67 +188,175 @@ class SimPlayer:
         iteration deals the opponent ``opponent_size`` of the ``unseen``
         tiles and leaves the rest in the bag. Ends when one play is left,
         after ``seconds`` (default: the player's), at :attr:`iterations`, or
-        when ``stop`` says so; ``on_round`` hears how it stands every few
-        iterations. The position is as it was after."""
+        when ``stop`` says so; ``on_round`` hears how it stands after each
+        round. The position is as it was after.
+
+        Iterations go in rounds of :data:`ROUND`; a round's iterations are
+        shared among :attr:`workers` processes. Iteration ``i``'s draw
+        depends only on the seed, the position and ``i``, so a count of
+        iterations gives the same values on any number of workers."""
         started = time.monotonic()
         deadline = started + (self.seconds if seconds is None else seconds)
         position = position.copy()
         me = position.turn
-        other = 1 - me
-        self._spread_before = position.scores[me] - position.scores[other]
-        rng = random.Random(hash((self.seed, salt, tuple(sorted(position.racks[me])))))
+        self._spread_before = position.scores[me] - position.scores[1 - me]
+        job = _Job(
+            position, tuple(unseen), opponent_size, self.plies, self.wins, self._spread_before,
+            hash((self.seed, salt, tuple(sorted(position.racks[me])))),
+        )
         alive = [Candidate(play) for play in plays]
+        pool = _pool_for(engine, self.workers) if self.workers != 1 else None
         iterations = rollouts = 0
         while iterations < self.iterations and len(alive) > 1:
-            tiles = list(unseen)
-            rng.shuffle(tiles)
-            position.racks[other] = tiles[:opponent_size]
-            position.bag = Bag(engine.alphabet, tiles=tiles[opponent_size:], seed=rng.randrange(1 << 30))
-            for candidate in alive:
-                value, points = self._rollout(position, engine, candidate.play, me)
-                candidate.values.append(value)
-                candidate.points.append(points)
-                rollouts += 1
-            iterations += 1
-            if iterations % 8 == 0:
-                alive = _survivors(alive, z)
-                if on_round is not None:
-                    on_round(SimResult(sorted(alive, key=lambda c: c.mean, reverse=True), iterations, rollouts, time.monotonic() - started))
+            numbers = range(iterations, min(iterations + ROUND, self.iterations))
+            moves = [(c.play.move, c.play.score) for c in alive]
+            if pool is None:
+                results = _iterations(engine, job, moves, numbers)
+            else:
+                results = pool.run(job, moves, numbers)
+            for values in results:
+                for candidate, (value, points) in zip(alive, values, strict=True):
+                    candidate.values.append(value)
+                    candidate.points.append(points)
+            rollouts += len(numbers) * len(alive)
+            iterations += len(numbers)
+            alive = _survivors(alive, z)
+            if on_round is not None:
+                on_round(SimResult(sorted(alive, key=lambda c: c.mean, reverse=True), iterations, rollouts, time.monotonic() - started))
             if time.monotonic() > deadline or (stop is not None and stop()):
                 break
         alive.sort(key=lambda c: c.mean, reverse=True)
         return SimResult(alive, iterations, rollouts, time.monotonic() - started)
 
-    def _rollout(self, position: Position, engine: Engine, play: Play, me: int) -> tuple[int, int]:
-        """The value of ``play`` in one rollout (see the module notes) and the
-        spread it gained with the value of what the player keeps at the end
-        (millipoints); the position is as it was after."""
-        undos: list[Undo] = [position.make(play.move, play.score)]
-        gained = [0, 0]
-        gained[me] += play.score
-        for _ in range(self.plies):
-            if position.is_over():
-                break
-            mover = position.turn
-            best = engine.best(position.board, position.racks[mover], bag_count=len(position.bag))
-            if best is None:
-                break
-            undos.append(position.make(best.move, best.score))
-            gained[mover] += best.score
-        points = 1000 * (gained[me] - gained[1 - me])
-        if not position.is_over():
-            points += engine.valuer(len(position.bag))(sorted(position.racks[me]))
-        value = points
-        if self.wins is not None:  # the chance of winning first; the spread breaks ties
-            spread = (self._spread_before + points / 1000) * (1 if position.turn == me else -1)
-            unseen = len(position.bag) + len(position.racks[1 - position.turn])
-            chance = self.wins.probability(spread, unseen)
-            if position.turn != me:
-                chance = 1 - chance
-            value = round(chance * WIN_UNITS) + points // 1000
-        for undo in reversed(undos):
-            position.unmake(undo)
-        return value, points
+
+ROUND = 8
+"""Iterations between two looks at the candidates (to drop the clearly worse)."""
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every iteration of one simulation shares (sent to the workers)."""
+
+    position: Position
+    unseen: tuple[Tile, ...]
+    opponent_size: int
+    plies: int
+    wins: WinTable | None
+    spread_before: int
+    seed: int
+
+
+def _iterations(engine: Engine, job: _Job, moves: Sequence[tuple[Move, int]], numbers: Iterable[int]) -> list[list[tuple[int, int]]]:
+    """Each iteration's value and spread gained (see :func:`_rollout`) for
+    every move, on a copy of the job's position."""
+    position = job.position.copy()
+    me = position.turn
+    other = 1 - me
+    results = []
+    for number in numbers:
+        rng = random.Random(hash((job.seed, number)))
+        tiles = list(job.unseen)
+        rng.shuffle(tiles)
+        position.racks[other] = tiles[: job.opponent_size]
+        position.bag = Bag(engine.alphabet, tiles=tiles[job.opponent_size :], seed=rng.randrange(1 << 30))
+        results.append([_rollout(position, engine, move, score, me, job) for move, score in moves])
+    return results
+
+
+def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int, job: _Job) -> tuple[int, int]:
+    """The value of ``move`` in one rollout (see the module notes) and the
+    spread it gained with the value of what the player keeps at the end
+    (millipoints); the position is as it was after."""
+    undos: list[Undo] = [position.make(move, score)]
+    gained = [0, 0]
+    gained[me] += score
+    for _ in range(job.plies):
+        if position.is_over():
+            break
+        mover = position.turn
+        best = engine.best(position.board, position.racks[mover], bag_count=len(position.bag))
+        if best is None:
+            break
+        undos.append(position.make(best.move, best.score))
+        gained[mover] += best.score
+    points = 1000 * (gained[me] - gained[1 - me])
+    if not position.is_over():
+        points += engine.valuer(len(position.bag))(sorted(position.racks[me]))
+    value = points
+    if job.wins is not None:  # the chance of winning first; the spread breaks ties
+        spread = (job.spread_before + points / 1000) * (1 if position.turn == me else -1)
+        unseen = len(position.bag) + len(position.racks[1 - position.turn])
+        chance = job.wins.probability(spread, unseen)
+        if position.turn != me:
+            chance = 1 - chance
+        value = round(chance * WIN_UNITS) + points // 1000
+    for undo in reversed(undos):
+        position.unmake(undo)
+    return value, points
+
+
+class _Pool:
+    """Worker processes that share an engine (forked after it was made, so
+    each has the lexicon, the leaves and the compiled core without loading
+    them) and play rounds of iterations for the simulations."""
+
+    def __init__(self, engine: Engine, workers: int) -> None:
+        global _forked_engine
+        self.engine = engine
+        self.workers = workers
+        _forked_engine = engine
+        context = multiprocessing.get_context("fork")
+        self.executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_ctrl_c)
+
+    def run(self, job: _Job, moves: list[tuple[Move, int]], numbers: range) -> list[list[tuple[int, int]]]:
+        """The iterations ``numbers``, shared among the workers, in order."""
+        share = max(1, -(-len(numbers) // self.workers))
+        parts = [numbers[i : i + share] for i in range(0, len(numbers), share)]
+        try:
+            futures = [self.executor.submit(_iterations_here, job, moves, part) for part in parts]
+            return [values for future in futures for values in future.result()]
+        except BrokenProcessPool:  # a worker died: play the round here, and start afresh next time
+            self.close()
+            return _iterations(self.engine, job, moves, numbers)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        if _pools.get(self.workers) is self:
+            del _pools[self.workers]
+
+
+_forked_engine: Engine | None = None
+_pools: dict[int, _Pool] = {}
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the search and keeps what was found
+
+
+def _iterations_here(job: _Job, moves: list[tuple[Move, int]], numbers: range) -> list[list[tuple[int, int]]]:
+    assert _forked_engine is not None
+    return _iterations(_forked_engine, job, moves, numbers)
+
+
+def _same_engine(one: Engine, other: Engine) -> bool:
+    return one is other or (
+        one.kwg is other.kwg and one.rules == other.rules and one.core == other.core and one.leaves is other.leaves
+    )
+
+
+def _pool_for(engine: Engine, workers: int | None) -> _Pool | None:
+    """The worker pool for an engine (made when first asked, and again for
+    another engine); none for one worker."""
+    count = workers or os.cpu_count() or 1
+    if count <= 1:
+        return None
+    pool = _pools.get(count)
+    if pool is not None and not _same_engine(pool.engine, engine):
+        pool.close()
+        pool = None
+    if pool is None:
+        pool = _pools[count] = _Pool(engine, count)
+    return pool
 
 
 def searchable(game: Game) -> bool:

@@ -322,6 +322,28 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "sim",
+        "simulate the best plays of a position (CGP): each one's chance of winning",
+        "tilebag.ui.cmd_sim:sim",
+        (
+            arg("--cgp", required=True, metavar="CGP", help="the position (the opponent's rack need not be known)"),
+            arg("--seconds", type=float, default=5.0, metavar="S", help="time to simulate (default 5)"),
+            arg("--plies", type=int, default=2, metavar="P", help="plies each rollout plays after the play (default 2)"),
+            arg("--candidates", type=int, default=10, metavar="N", help="best static plays to simulate (default 10)"),
+            arg("--iterations", type=int, default=100_000, metavar="N", help="stop after this many iterations"),
+            arg("--seed", type=int, default=0, metavar="S", help="seed of the draws (default 0)"),
+            arg("--workers", type=int, metavar="K", help="processes to roll out in (default: every core)"),
+            LEXICON,
+            json_arg("print one JSON object"),
+        ),
+        description=(
+            "Play each of the best static plays out against many racks the opponent may hold, with the same "
+            "draws for every play, dropping plays that are clearly worse, until one is left or the time is up. "
+            "Prints each play's chance of winning with its standard error, and its equity. Ctrl+C stops and "
+            "prints what was found."
+        ),
+    ),
+    Command(
         "wintable",
         "make the win-probability table the simulating bot values its plays with, from self-play",
         "tilebag.ui.cmd_endgame:wintable",
