@@ -367,10 +367,14 @@ def test_table_load(tmp_path: Path) -> None:
 
 
 def test_load_leaves_by_name(tmp_path: Path) -> None:
-    assert DEFAULT_LEAVES == "heuristic"
+    assert DEFAULT_LEAVES == "trained"
     default = load_leaves()
-    assert isinstance(default, HeuristicLeaves) and default.alphabet == ENGLISH
+    assert isinstance(default, KlvLeaves) and default.name == "trained" and len(default) == 914_624
+    assert load_leaves("Trained") is default  # read once per process
+    assert isinstance(load_leaves("heuristic"), HeuristicLeaves) and load_leaves("heuristic").alphabet == ENGLISH
     assert isinstance(load_leaves("Heuristic", load_alphabet("french")), HeuristicLeaves)
+    french = load_leaves("trained", load_alphabet("french"))  # no table trained for it: the heuristic
+    assert isinstance(french, HeuristicLeaves) and french.alphabet == load_alphabet("french")
     assert isinstance(default, LeaveValues)
     with pytest.raises(FormatError, match="unknown leave values 'superleaves'"):
         load_leaves("superleaves")

@@ -6,7 +6,7 @@ import pytest
 
 from gamestate import assert_tiles_accounted
 from tilebag.engine.bots import make_bot
-from tilebag.engine.leaves import HeuristicLeaves
+from tilebag.engine.leaves import load_leaves
 from tilebag.engine.players import GreedyPlayer, Player, StaticPlayer
 from tilebag.engine.selfplay import play_game, run_selfplay, wilson_interval
 from tilebag.formats import gcg, replay
@@ -18,7 +18,7 @@ from tilebag.move import MoveKind
 def test_greedy_plays_the_highest_score_and_static_the_best_equity() -> None:
     game = Game(["a", "b"], seed=11, first=0)
     game.set_rack(0, "QUIZERS")
-    plays = game.engine.generator.generate(game.board, game.rack(), leaves=HeuristicLeaves(), bag_count=len(game.bag))
+    plays = game.engine.generator.generate(game.board, game.rack(), leaves=load_leaves(), bag_count=len(game.bag))
     greedy = GreedyPlayer().choose(game)
     assert game.score(greedy) == max(play.score for play in plays)
     static = StaticPlayer().choose(game)

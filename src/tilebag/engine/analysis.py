@@ -510,7 +510,7 @@ def analyze_turn(
     >>> turn.score, turn.grade.value, turn.best[0].bingo, turn.best[0].score
     (10, 'blunder', True, 66)
     >>> turn.summary()
-    '8G STAIN 10 (equity 13.41): 8B ANESTRI 66 was 52.59 better (blunder); missed bingo'
+    '8G STAIN 10 (equity 14.10): 8B ANESTRI 66 was 51.90 better (blunder); missed bingo'
     >>> game.board.is_empty(), game.alphabet.format_rack(game.rack())
     (True, 'AEINRST')
     """

@@ -18,9 +18,10 @@ separated by commas.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tilebag.engine.leaves import load_leaves
+from tilebag.engine.leaves import LeaveValues, load_leaves
 from tilebag.engine.players import BeginnerPlayer, GreedyPlayer, Player, StaticPlayer
 from tilebag.errors import TilebagError
 
@@ -63,7 +64,7 @@ class BotSpec:
         name = name or self.label
         if self.kind == "static":
             leaves = self.options.get("leaves")
-            return StaticPlayer(name, leaves=load_leaves(leaves) if leaves else None)
+            return StaticPlayer(name, leaves=_leaves(leaves) if leaves else None)
         if self.kind == "greedy":
             return GreedyPlayer(name)
         if self.kind == "champion":
@@ -80,7 +81,7 @@ class BotSpec:
                 from tilebag.engine import Engine
                 from tilebag.lexicon import default_lexicon
 
-                engine = Engine.for_lexicon(default_lexicon()).with_leaves(load_leaves(leaves))
+                engine = Engine.for_lexicon(default_lexicon()).with_leaves(_leaves(leaves))
             return SimPlayer(
                 name,
                 plies=int(options.get("plies", "2")),
@@ -122,6 +123,20 @@ def parse_bot_spec(text: str) -> BotSpec:
                 raise BotSpecError(f"{text!r}: seconds is a number above 0") from None
         options[key] = value.strip()
     return BotSpec(kind, options)
+
+
+_loaded: dict[tuple[str, float], LeaveValues] = {}
+
+
+def _leaves(option: str) -> LeaveValues:
+    """The leave values a spec names, read once per process (a match makes
+    its bots afresh for every pair of games): by name, or by file and the
+    time it was last changed."""
+    path = Path(option)
+    key = (option, path.stat().st_mtime if path.is_file() else 0.0)
+    if key not in _loaded:
+        _loaded[key] = load_leaves(option)
+    return _loaded[key]
 
 
 def _wins(option: str | None) -> WinTable | bool | None:

@@ -9,10 +9,12 @@ memoizes by :func:`leave_key`, the sorted tile bytes of the leave.
 
 Three sources of values:
 
-- :class:`HeuristicLeaves`, a hand-made rule of thumb (the default,
-  ``"heuristic"``) until a trained table is at hand;
 - :class:`KlvLeaves`, the ``.klv``/``.klv2`` files of wolges, Macondo,
-  MAGPIE and Woogles;
+  MAGPIE and Woogles; the default, ``"trained"``, is such a table that
+  tilebag trained by self-play for its default lexicon
+  (:mod:`tilebag.engine.leave_training`, ``docs/leaves.md``);
+- :class:`HeuristicLeaves`, a hand-made rule of thumb (``"heuristic"``),
+  the default for a tile set no table was trained for;
 - :class:`TableLeaves`, tilebag's own text table (``LEAVE VALUE`` lines).
 
 :func:`load_leaves` picks one by name or file name.
@@ -61,43 +63,53 @@ comment::
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import struct
 import sys
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
+from importlib import resources
 from pathlib import Path
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet
+from tilebag.engine.leave_writers import KLV1_SCALE, Key, dumps_klv, dumps_klv2, normalised_table
 from tilebag.errors import FormatError, InvalidMoveError, quote
-from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, MAX_TILE, TILE_SHIFT, Kwg
+from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
 from tilebag.rules import MAX_RACK_SIZE
 
 __all__ = [
     "DEFAULT_LEAVES",
+    "HEURISTIC",
+    "TRAINED_TABLES",
     "HeuristicLeaves",
     "KlvLeaves",
     "LeaveValues",
     "TableLeaves",
+    "dumps_klv",
     "dumps_klv2",
     "dumps_table",
     "leave_key",
     "load_leaves",
+    "trained_leaves",
 ]
 
-DEFAULT_LEAVES = "heuristic"
-"""Name of the leave values used when none is chosen."""
+DEFAULT_LEAVES = "trained"
+"""Name of the leave values used when none is chosen: the table tilebag
+trained for its default lexicon (see :data:`TRAINED_TABLES`), and the
+heuristic for a tile set it has none for."""
 
-KLV1_SCALE = 256
-"""A ``.klv`` file stores each value times this, as an int16."""
+HEURISTIC = "heuristic"
+"""Name of the hand-made values, :class:`HeuristicLeaves`."""
+
+TRAINED_TABLES = {"english": "kjxqz.klv"}
+"""The trained tables shipped in ``tilebag/data/leaves``, by tile set: made
+by ``tilebag leaves train`` (see ``docs/leaves.md``)."""
 
 _CACHE_LIMIT = 1 << 20
 """Memo entries kept before a cache starts afresh (bounds memory for 9-tile racks)."""
-
-Key = TypeVar("Key", bound=Sequence[int])
-
 
 def leave_key(leave: Sequence[Tile]) -> bytes:
     """The canonical form of a leave: its tiles sorted, as bytes (blanks first).
@@ -560,55 +572,6 @@ class KlvLeaves(_MemoLeaves):
             yield leave, float(value)
 
 
-def _normalise(table: Mapping[Key, float]) -> dict[bytes, float]:
-    out: dict[bytes, float] = {}
-    for leave, value in table.items():
-        key = bytes(sorted(leave))
-        if not key:
-            raise ValueError("a leave table cannot hold the empty leave (it is always worth 0.0)")
-        if key in out:
-            raise ValueError(f"leave {list(key)} is listed twice (in another order)")
-        out[key] = float(value)
-    return out
-
-
-def dumps_klv2(table: Mapping[Key, float]) -> bytes:
-    """The contents of a ``.klv2`` file for a table of leave values.
-
-    Keys are leaves as tile sequences (bytes or tuples, any order; tiles
-    0..62, 0 the blank); values are stored as float32.
-
-    >>> len(dumps_klv2({})), len(dumps_klv2({(0,): 25.0}))
-    (12, 20)
-
-    :raises ValueError: for an empty leave, a leave listed twice (in two
-        orders) or a tile out of range.
-    """
-    leaves = _normalise(table)
-    for key in leaves:
-        if max(key) >= MAX_TILE:
-            raise ValueError(f"leave tiles must be 0..{MAX_TILE - 1}, got {list(key)}")
-    # The builder takes tiles 1..63 only: build on tiles shifted up by one and
-    # shift every arc back down. A uniform shift keeps the sibling order, and
-    # node 0 (the pointer to the root, tile 0) is the only node that is not
-    # an arc of a leave.
-    kwg = Kwg.build((bytes(t + 1 for t in key) for key in leaves), gaddag=False)
-    nodes = kwg.nodes
-    for index in range(1, len(nodes)):
-        nodes[index] -= 1 << TILE_SHIFT
-    values = array("f", (leaves[key] for key in sorted(leaves)))
-    if sys.byteorder == "big":
-        values.byteswap()
-    return b"".join(
-        (
-            struct.pack("<I", len(nodes)),
-            kwg.to_bytes(),
-            struct.pack("<I", len(values)),
-            values.tobytes(),
-        )
-    )
-
-
 # -- the text table ----------------------------------------------------------------
 
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -637,7 +600,7 @@ class TableLeaves(_MemoLeaves):
         self.alphabet = alphabet
         """The tile set the leaves are written in."""
         self.name = name
-        self._values = _normalise(values)
+        self._values = normalised_table(values)
 
     def __repr__(self) -> str:
         return f"<TableLeaves {self.name!r}: {len(self)} leaves>"
@@ -736,7 +699,7 @@ def dumps_table(table: Mapping[Key, float], alphabet: Alphabet) -> str:
 
     :raises ValueError: for an empty leave or one listed twice.
     """
-    leaves = _normalise(table)
+    leaves = normalised_table(table)
     lines = ["# tilebag leave values: LEAVE VALUE (? is the blank)"]
     simple = all(len(label) == 1 for label in alphabet.labels) and all(len(alias) == 1 for alias in alphabet.aliases)
     lines += [f"{_leave_text(key, alphabet, simple)} {leaves[key]!r}" for key in sorted(leaves)]
@@ -753,23 +716,48 @@ def _leave_text(key: bytes, alphabet: Alphabet, simple: bool) -> str:
     return "".join(alphabet.label(t) if t == BLANK else f"[{alphabet.label(t)}]" for t in key)
 
 
-def load_leaves(name_or_path: str | Path = DEFAULT_LEAVES, alphabet: Alphabet | None = None) -> LeaveValues:
-    """Leave values by name or file: ``"heuristic"`` (the default), a
-    ``.klv``/``.klv2`` file, or any other file as a text table. The tile set
-    defaults to English.
+def trained_leaves(alphabet: Alphabet) -> LeaveValues:
+    """The trained table shipped for a tile set (:data:`TRAINED_TABLES`),
+    read once per process; the heuristic for a tile set without one.
 
-    >>> load_leaves().name
-    'heuristic'
+    >>> trained_leaves(load_alphabet("english")).name, trained_leaves(load_alphabet("french")).name
+    ('trained', 'heuristic')
+    """
+    file = TRAINED_TABLES.get(alphabet.name)
+    if file is None or alphabet != load_alphabet(alphabet.name):
+        return HeuristicLeaves(alphabet)
+    return _shipped_table(file)
+
+
+@functools.cache
+def _shipped_table(file: str) -> KlvLeaves:
+    data = resources.files("tilebag").joinpath("data", "leaves", file).read_bytes()
+    leaves = KlvLeaves.from_bytes(data, source=file)
+    leaves.name = DEFAULT_LEAVES
+    return leaves
+
+
+def load_leaves(name_or_path: str | Path = DEFAULT_LEAVES, alphabet: Alphabet | None = None) -> LeaveValues:
+    """Leave values by name or file: ``"trained"`` (the default, see
+    :func:`trained_leaves`), ``"heuristic"``, a ``.klv``/``.klv2`` file, or
+    any other file as a text table. The tile set defaults to English.
+
+    >>> load_leaves().name, load_leaves("heuristic").name
+    ('trained', 'heuristic')
 
     :raises FormatError: when the file does not exist, cannot be read, is
         malformed or lists no leaves.
     """
     alphabet = load_alphabet("english") if alphabet is None else alphabet
-    if isinstance(name_or_path, str) and name_or_path.lower() == DEFAULT_LEAVES:
+    if isinstance(name_or_path, str) and name_or_path.lower() == HEURISTIC:
         return HeuristicLeaves(alphabet)
+    if isinstance(name_or_path, str) and name_or_path.lower() == DEFAULT_LEAVES:
+        return trained_leaves(alphabet)
     path = Path(name_or_path)
     if not path.is_file():
-        raise FormatError(f"unknown leave values {str(name_or_path)!r}: neither {DEFAULT_LEAVES!r} nor a file")
+        raise FormatError(
+            f"unknown leave values {str(name_or_path)!r}: neither {DEFAULT_LEAVES!r}, {HEURISTIC!r} nor a file"
+        )
     if path.suffix.lower() in (".klv", ".klv2"):
         return KlvLeaves.load(path, alphabet)
     return TableLeaves.load(path, alphabet)

@@ -344,6 +344,37 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "leaves",
+        "leave values: train them for a lexicon by self-play",
+        subcommands=(
+            Command(
+                "train",
+                "train leave values by static self-play (all cores; stop with Ctrl+C and run again to go on)",
+                "tilebag.ui.cmd_leaves:train",
+                (
+                    arg("output", metavar="OUTPUT.klv", help="where to write the trained table (a .klv file)"),
+                    arg("--games", type=int, default=50_000, metavar="N", help="games per generation (default 50000)"),
+                    arg("--generations", type=int, default=3, metavar="G",
+                        help="rounds of self-play, each with the last round's values (default 3)"),
+                    arg("--workers", type=int, metavar="K", help="processes to play in (default: every core)"),
+                    arg("--seed", type=int, default=1, metavar="S", help="seed of the games (default 1)"),
+                    arg("--dir", metavar="DIR",
+                        help="folder of the run's state, to go on from after a stop (default: OUTPUT.training)"),
+                    arg("--from", dest="start", default="heuristic", metavar="NAME|PATH",
+                        help="the leave values the first generation plays with (default heuristic)"),
+                    LEXICON,
+                ),
+                description=(
+                    "Play static self-play games and value each leave by the equity of the next move it led to, "
+                    "fit a model of every leave to that, and play the next generation with the new values. "
+                    "docs/leaves.md explains the method. Progress shows on standard error; Ctrl+C keeps what was "
+                    "done, and the same command goes on from there."
+                ),
+                rules=True,
+            ),
+        ),
+    ),
+    Command(
         "wintable",
         "make the win-probability table the simulating bot values its plays with, from self-play",
         "tilebag.ui.cmd_endgame:wintable",

@@ -27,6 +27,7 @@ from tilebag.bag import Bag
 from tilebag.board import Board
 from tilebag.engine import Engine
 from tilebag.engine.endgame import EndgameSolution, solve
+from tilebag.engine.leaves import DEFAULT_LEAVES
 from tilebag.engine.movegen import Play
 from tilebag.engine.sim import SimPlayer, SimResult
 from tilebag.engine.winpct import WinTable
@@ -41,7 +42,7 @@ UNSUPPORTED = ("infer", "peg")
 OPTIONS = (
     "option name DataPath type string default <empty>",
     "option name Lexicon type string default kjxqz",
-    "option name Leaves type string default heuristic",
+    "option name Leaves type string default trained",
     "option name WinPctTable type string default tilebag-selfplay",
     "option name EndgameHash type spin default 256 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 1",
@@ -213,7 +214,7 @@ class SiuEngine:
         """The lexicon a position names (or the option's, or the default) and
         its engine; a lexicon not found is said, and the default used."""
         wanted = named or self.options.get("lexicon") or None
-        leaves = self.options.get("leaves") or "heuristic"
+        leaves = self.options.get("leaves") or DEFAULT_LEAVES
         key = (str(wanted).lower(), leaves)
         if key not in self._engines:
             lexicon = None
@@ -230,13 +231,14 @@ class SiuEngine:
                     self.say(f"info string lexicon {wanted} not found in DataPath: using kjxqz")
             lexicon = lexicon or load_lexicon(None)
             engine = Engine.for_lexicon(lexicon)
-            if leaves != "heuristic":
-                from tilebag.engine.leaves import load_leaves
+            if leaves.lower() != DEFAULT_LEAVES:
+                from tilebag.engine.leaves import HEURISTIC, load_leaves
 
                 try:
-                    engine = engine.with_leaves(load_leaves(self._data_file(leaves), lexicon.alphabet))
+                    source: str | Path = HEURISTIC if leaves.lower() == HEURISTIC else self._data_file(leaves)
+                    engine = engine.with_leaves(load_leaves(source, lexicon.alphabet))
                 except (TilebagError, OSError) as err:
-                    self.say(f"info string leaves {leaves} not usable ({err}): using heuristic")
+                    self.say(f"info string leaves {leaves} not usable ({err}): using {engine.leaves.name}")
             self._engines[key] = (lexicon, engine)
         return self._engines[key]
 
