@@ -16,6 +16,7 @@ setup(
         Extension(
             "tilebag.engine._native",
             ["src/tilebag/engine/_native.c"],
+            depends=["src/tilebag/engine/_native_endgame.h"],
             extra_compile_args=FLAGS,
             optional=True,
         )

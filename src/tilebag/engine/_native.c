@@ -126,6 +126,7 @@ typedef struct {
     Milli best_leave[MAX_RACK + 1]; /* best leave keeping rack_size - n tiles, by n used */
     Found *found;
     Py_ssize_t found_count, found_cap;
+    int fixed_found; /* `found` is the endgame search's: when full, fail instead of growing it */
     Py_ssize_t top; /* > 0: keep only the best `top` plays, in order, in `found` */
     Bound *bounds;
     int bounding; /* setup_lane also finds each square's `cap` */
@@ -337,6 +338,7 @@ static void sort_keys(SortKey *keys, Py_ssize_t n) {
 }
 
 static int grow_found(Gen *g) {
+    if (g->fixed_found) { g->failed = 1; return -1; }
     Py_ssize_t cap = g->found_cap ? g->found_cap * 2 : 1024;
     Found *grown = PyMem_Realloc(g->found, (size_t)cap * sizeof(Found));
     if (!grown) { PyErr_NoMemory(); g->failed = 1; return -1; }
@@ -1123,9 +1125,12 @@ done:
     return (PyObject *)result;
 }
 
+#include "_native_endgame.h"
+
 static PyMethodDef Core_methods[] = {
     {"placements", (PyCFunction)Core_placements, METH_VARARGS, Core_placements_doc},
     {"generate", (PyCFunction)Core_generate, METH_VARARGS, Core_generate_doc},
+    {"endgame", (PyCFunction)Core_endgame, METH_VARARGS, Core_endgame_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,6 +1,6 @@
 """Type stub of the compiled core (``_native.c``)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 class Heuristic:
     def __init__(
@@ -26,6 +26,11 @@ LeaveModel = Heuristic | Klv | tuple[bytes, Sequence[float]] | None
 class Plays:
     def __len__(self) -> int: ...
     def __getitem__(self, index: int) -> tuple[int, int, int, bool, bytes, int, int, bytes]: ...
+
+EndgameLineMove = tuple[int, int, int, bool, bytes, int]
+"""A move of an endgame line: (kind, start, lane, down, tiles, score), kind 0
+a placement (tiles along the lane from its start, 0 where it plays
+through), 2 the pass."""
 
 class Core:
     def __init__(
@@ -55,3 +60,17 @@ class Core:
         exchanges: int,
         /,
     ) -> Plays: ...
+    def endgame(
+        self,
+        board: bytes | bytearray,
+        rack: bytes,
+        other_rack: bytes,
+        scoreless: int,
+        scoreless_limit: int,
+        max_depth: int,
+        seconds: float,
+        table_megabytes: int,
+        stop: Callable[[], object] | None,
+        on_depth: Callable[[int, int, bool, int, list[EndgameLineMove]], object] | None,
+        /,
+    ) -> tuple[int, int, bool, int, list[EndgameLineMove], bool]: ...

@@ -12,6 +12,11 @@ from it: their final score minus the other's, minus the same now.
 When a depth reaches the end of every line the search is exact and stops;
 with a time limit it returns the best line of the deepest search finished.
 
+With the compiled core (an engine whose core is ``native``) the same search
+runs in C (``_native_endgame.h``), step for step: the same positions in the
+same order, the same values, lines and counts, many times faster, without
+holding the GIL. The search written here is the reference (``core="python"``).
+
 >>> from tilebag.bag import Bag
 >>> from tilebag.board import Board
 >>> from tilebag.lexicon import default_lexicon
@@ -30,12 +35,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
 
 from tilebag.alphabet import Tile
+from tilebag.board import Board
 from tilebag.engine import Engine
+from tilebag.engine.movegen import CORES, native_available
 from tilebag.move import Move, MoveKind
 from tilebag.position import Position
 from tilebag.rules import Rules
+
+if TYPE_CHECKING:
+    from tilebag.engine._native import EndgameLineMove
 
 INFINITY = 1 << 30
 ENTRY_BYTES = 160
@@ -223,6 +235,7 @@ def solve(
     on_depth: Callable[[int, int, float], None] | None = None,
     stop: Callable[[], bool] | None = None,
     on_line: Callable[[EndgameSolution], None] | None = None,
+    core: str | None = None,
 ) -> EndgameSolution:
     """Solve a two-player endgame (bag empty) for the player to move.
 
@@ -234,26 +247,95 @@ def solve(
     :param on_depth: called after each depth with the depth, its value and the seconds so far.
     :param stop: asked now and then: true ends the search as the time running out does.
     :param on_line: called after each depth with the solution so far.
-    :raises ValueError: for a position with tiles in the bag or not two players.
+    :param core: ``native`` (the compiled search: the same search, many
+        times faster, at most 250 plies deep) or ``python`` (the reference);
+        default: the engine's core.
+    :raises ValueError: for a position with tiles in the bag or not two
+        players, or a core that is unknown or not built.
     """
     if len(position.bag) or len(position.racks) != 2:
         raise ValueError("an endgame has two players and an empty bag")
-    rules = rules or engine.rules
+    core = core or engine.core
+    if core not in CORES:
+        raise ValueError(f"no endgame search core {core!r} (known: {', '.join(CORES)})")
+    if core == "native" and not native_available():
+        raise ValueError("the compiled core is not available in this installation (it needs a C compiler at install)")
+    limits = _Limits((rules or engine.rules).scoreless_limit(2), max_depth, seconds, table_megabytes)
+    report = _Report(position, on_depth, on_line)
+    if core == "native":
+        return _solve_native(position, engine, limits, report, stop)
+    return _solve_python(position, engine, limits, report, stop)
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """What bounds one search."""
+
+    scoreless_limit: int
+    max_depth: int
+    seconds: float | None
+    table_megabytes: int
+
+
+class _Report:
+    """The depths a search finished, told to the caller as they come."""
+
+    def __init__(
+        self,
+        position: Position,
+        on_depth: Callable[[int, int, float], None] | None,
+        on_line: Callable[[EndgameSolution], None] | None,
+    ) -> None:
+        self.started = time.monotonic()
+        me = position.turn
+        self.now = position.scores[me] - position.scores[1 - me]
+        """The spread of the player to move now."""
+        self.on_depth = on_depth
+        self.on_line = on_line
+        self.depths: list[tuple[int, int, float]] = []
+        self.found: EndgameSolution | None = None
+        """The solution of the deepest depth finished."""
+
+    def depth_done(self, depth: int, value: int, exact: bool, nodes: int, moves: Callable[[], list[EndgameMove]]) -> None:
+        """A depth finished with ``value``; ``moves`` reads its line."""
+        elapsed = time.monotonic() - self.started
+        self.depths.append((depth, value, elapsed))
+        if self.on_depth is not None:
+            self.on_depth(depth, value, elapsed)
+        self.found = EndgameSolution(moves(), self.now + value, value, exact, depth, nodes, elapsed, list(self.depths))
+        if self.on_line is not None:
+            self.on_line(self.found)
+
+    def result(self, position: Position, engine: Engine, nodes: int, stopped: bool) -> EndgameSolution:
+        """The deepest solution, or when no depth finished the first play in
+        the search's order (by static value), as a depth-0 guess."""
+        found = self.found
+        if found is None:
+            move, score = _first_move(position, engine)
+            notation = position.board.notation(move) if move.kind is MoveKind.PLACE else "-"
+            found = EndgameSolution([EndgameMove(move, notation, score)], self.now + score, score, False, 0, nodes, 0.0)
+        found.nodes, found.seconds, found.stopped = nodes, time.monotonic() - self.started, stopped
+        return found
+
+
+def _first_move(position: Position, engine: Engine) -> tuple[Move, int]:
+    """The player to move's best placement by static endgame value (the pass when there is none)."""
+    plays = engine.plays(position.board, position.racks[position.turn], bag_count=0, top=1)
+    return (plays[0].move, plays[0].score) if plays else (Move.pass_(), 0)
+
+
+def _solve_python(position: Position, engine: Engine, limits: _Limits, report: _Report, stop: Callable[[], bool] | None) -> EndgameSolution:
+    """The reference search, in Python."""
     search = _Search(
         position.copy(),
         engine,
-        rules.scoreless_limit(2),
-        max(1000, table_megabytes * 1024 * 1024 // ENTRY_BYTES),
-        None if seconds is None else time.monotonic() + seconds,
+        limits.scoreless_limit,
+        max(1000, limits.table_megabytes * 1024 * 1024 // ENTRY_BYTES),
+        None if limits.seconds is None else report.started + limits.seconds,
     )
     search.stop = stop
-    started = time.monotonic()
-    me = position.turn
-    now = position.scores[me] - position.scores[1 - me]
-    found: EndgameSolution | None = None
     stopped = False
-    depths: list[tuple[int, int, float]] = []
-    for depth in range(1, max_depth + 1):
+    for depth in range(1, limits.max_depth + 1):
         search.cut_by_depth = False
         try:
             value = search.negamax(depth, -INFINITY, INFINITY)
@@ -262,61 +344,136 @@ def solve(
         except KeyboardInterrupt:  # Ctrl+C: the deepest line finished so far
             stopped = True
             break
-        elapsed = time.monotonic() - started
-        depths.append((depth, value, elapsed))
-        if on_depth is not None:
-            on_depth(depth, value, elapsed)
         exact = not search.cut_by_depth
-        found = EndgameSolution(search.line(depth), now + value, value, exact, depth, search.nodes, elapsed, list(depths))
-        if on_line is not None:
-            on_line(found)
+        report.depth_done(depth, value, exact, search.nodes, partial(search.line, depth))
         if exact:
             break
-    if found is None:  # not even one ply in the time: the best play by score
-        move, score = next(search.moves(me))
-        notation = position.board.notation(move) if move.kind is MoveKind.PLACE else "-"
-        found = EndgameSolution([EndgameMove(move, notation, score)], now + score, score, False, 0, search.nodes, time.monotonic() - started)
-    found.nodes, found.seconds, found.stopped = search.nodes, time.monotonic() - started, stopped
-    return found
+    return report.result(position, engine, search.nodes, stopped)
+
+
+def _solve_native(position: Position, engine: Engine, limits: _Limits, report: _Report, stop: Callable[[], bool] | None) -> EndgameSolution:
+    """The compiled search (:meth:`tilebag.engine._native.Core.endgame`):
+    the same search as the reference, in C, without the GIL."""
+    core = engine.generator._native_core()
+    me = position.turn
+
+    def depth_done(depth: int, value: int, exact: bool, nodes: int, line: list[EndgameLineMove]) -> None:
+        report.depth_done(depth, value, exact, nodes, lambda: _native_line(position.board, line))
+
+    try:
+        _depth, _value, _exact, nodes, _line, stopped = core.endgame(
+            position.board.tiles,
+            bytes(position.racks[me]),
+            bytes(position.racks[1 - me]),
+            position.scoreless,
+            limits.scoreless_limit,
+            limits.max_depth,
+            -1.0 if limits.seconds is None else limits.seconds,
+            limits.table_megabytes,
+            stop,
+            depth_done,
+        )
+    except KeyboardInterrupt:  # Ctrl+C while a depth was reported: the deepest line finished so far
+        nodes, stopped = report.found.nodes if report.found else 0, True
+    return report.result(position, engine, nodes, stopped)
+
+
+def _native_line(board: Board, line: Sequence[EndgameLineMove]) -> list[EndgameMove]:
+    """The compiled search's line as moves in notation (read on a copy of the board)."""
+    board = board.copy()
+    moves: list[EndgameMove] = []
+    for kind, start, lane, down, tiles, score in line:
+        if kind != 0:
+            moves.append(EndgameMove(Move.pass_(), "-", 0))
+            continue
+        move = Move(MoveKind.PLACE, start if down else lane, lane if down else start, down, tuple(tiles))
+        moves.append(EndgameMove(move, board.notation(move), score))
+        board.place(move)
+    return moves
+
+
+def percentile(times: Sequence[float], fraction: float) -> float:
+    """The time ``fraction`` of the way up the sorted times (0.0 for none).
+
+    >>> percentile([3.0, 1.0, 2.0, 4.0], 0.5), percentile([], 0.9)
+    (3.0, 0.0)
+    """
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else 0.0
 
 
 @dataclass
 class EndgameBench:
-    """Solving the bag-empty position of many self-play games."""
+    """Solving the bag-empty position of many self-play games: how many
+    were solved exactly within the time limit, and how long each took."""
 
+    games: int = 0
+    """Games played (a game that ends before its bag empties has no endgame)."""
     positions: int = 0
     exact: int = 0
     times: list[float] = field(default_factory=list)
+    """The seconds each endgame took (those not solved exactly: the limit)."""
+    exact_times: list[float] = field(default_factory=list)
+    """The seconds each endgame solved exactly took."""
     nodes: int = 0
     limit: float | None = None
+    core: str = "python"
+    stopped: bool = False
+    """True when Ctrl+C ended the run early: the figures are of the endgames solved before."""
 
     def percentile(self, fraction: float) -> float:
-        ordered = sorted(self.times)
-        return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else 0.0
+        return percentile(self.times, fraction)
+
+    def nodes_per_second(self) -> int:
+        seconds = sum(self.times)
+        return round(self.nodes / seconds) if seconds else 0
 
     def as_dict(self) -> dict[str, object]:
         return {
+            "core": self.core,
+            "games": self.games,
             "positions": self.positions,
             "exact": self.exact,
             "seconds_limit": self.limit,
             "median_s": round(self.percentile(0.5), 3),
             "p90_s": round(self.percentile(0.9), 3),
             "max_s": round(max(self.times, default=0.0), 3),
-            "nodes_per_second": round(self.nodes / sum(self.times)) if sum(self.times) else 0,
+            "exact_median_s": round(percentile(self.exact_times, 0.5), 3),
+            "exact_p90_s": round(percentile(self.exact_times, 0.9), 3),
+            "exact_max_s": round(max(self.exact_times, default=0.0), 3),
+            "total_s": round(sum(self.times), 1),
+            "nodes_per_second": self.nodes_per_second(),
+            "stopped": self.stopped,
         }
 
     def text(self) -> str:
-        limit = f" (at most {self.limit:g} s each)" if self.limit else ""
+        limit = f", at most {self.limit:g} s each" if self.limit else ""
+        stopped = " (stopped by Ctrl+C)" if self.stopped else ""
+        solved = self.exact_times
         return (
-            f"{self.positions} endgames{limit}: {self.exact} solved exactly; time median {self.percentile(0.5):.3f} s, "
-            f"p90 {self.percentile(0.9):.3f} s, max {max(self.times, default=0.0):.3f} s; "
-            f"{self.as_dict()['nodes_per_second']} positions searched a second"
+            f"{self.games} games, {self.positions} endgames ({self.core} core{limit}){stopped}: "
+            f"{self.exact} solved exactly, in median {percentile(solved, 0.5):.3f} s, p90 {percentile(solved, 0.9):.3f} s, "
+            f"max {max(solved, default=0.0):.3f} s; every endgame: median {self.percentile(0.5):.3f} s, "
+            f"p90 {self.percentile(0.9):.3f} s, max {max(self.times, default=0.0):.3f} s, total {sum(self.times):.1f} s; "
+            f"{self.nodes_per_second()} positions searched a second"
         )
 
 
-def bench_endgames(games: int, *, seed: int = 1, seconds: float | None = 10.0, progress: Callable[[int], None] | None = None) -> EndgameBench:
-    """Play ``games`` static self-play games to the point where the bag
-    empties and solve each of those endgames (Ctrl+C keeps what was done)."""
+def bench_endgames(
+    games: int,
+    *,
+    seed: int = 1,
+    seconds: float | None = 10.0,
+    progress: Callable[[int], None] | None = None,
+    core: str | None = None,
+) -> EndgameBench:
+    """Play ``games`` static self-play games (seeds ``seed``, ``seed + 1``,
+    ...) to the point where the bag empties and solve each of those
+    endgames, for at most ``seconds`` each (Ctrl+C keeps what was done).
+
+    :param progress: called with the games done after each.
+    :param core: the search's core (default: the engine's).
+    """
     from tilebag.engine.players import StaticPlayer
     from tilebag.game import Game
     from tilebag.lexicon import default_lexicon
@@ -324,22 +481,25 @@ def bench_endgames(games: int, *, seed: int = 1, seconds: float | None = 10.0, p
     lexicon = default_lexicon()
     engine = Engine.for_lexicon(lexicon)
     bot = StaticPlayer("bench")
-    result = EndgameBench(limit=seconds)
+    result = EndgameBench(limit=seconds, core=core or engine.core)
     try:
         for number in range(games):
             game = Game(["a", "b"], lexicon=lexicon, seed=seed + number)
             while not game.is_over() and len(game.bag):
                 game.push(bot.choose(game))
             if not game.is_over():
-                solution = solve(game.position(), engine, seconds=seconds)
+                solution = solve(game.position(), engine, seconds=seconds, core=result.core)
                 if solution.stopped:
-                    break
+                    raise KeyboardInterrupt
                 result.positions += 1
                 result.exact += solution.exact
                 result.times.append(solution.seconds)
+                if solution.exact:
+                    result.exact_times.append(solution.seconds)
                 result.nodes += solution.nodes
+            result.games += 1
             if progress is not None:
                 progress(number + 1)
     except KeyboardInterrupt:
-        pass
+        result.stopped = True
     return result

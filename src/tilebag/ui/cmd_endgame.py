@@ -64,17 +64,21 @@ def endgame(args: argparse.Namespace) -> int:
 
 
 def bench(args: argparse.Namespace) -> int:
-    """``tilebag bench endgame``."""
+    """``tilebag bench endgame``: the time to solve the bag-empty position of
+    each of many self-play games (the compiled search when it is built;
+    ``TILEBAG_CORE=python`` measures the reference)."""
     from tilebag.engine.endgame import bench_endgames
+    from tilebag.engine.movegen import default_core
     from tilebag.progress import Progress
 
     if args.games < 1 or args.seconds <= 0:
         print("tilebag: bench endgame: --games from 1 and --seconds more than 0", file=sys.stderr)
         return 2
-    with Progress(args.games, "games") as bar:
-        result = bench_endgames(args.games, seed=args.seed, seconds=args.seconds, progress=bar.update)
+    core = default_core()
+    with Progress(args.games, f"games, each endgame solved ({core} core)") as bar:
+        result = bench_endgames(args.games, seed=args.seed, seconds=args.seconds, progress=bar.update, core=core)
     print(json.dumps(result.as_dict()) if args.json else result.text())
-    return 0
+    return 130 if result.stopped else 0
 
 
 def wintable(args: argparse.Namespace) -> int:
