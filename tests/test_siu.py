@@ -116,7 +116,10 @@ def test_positions_with_moves_and_the_error_codes(engine: Engine) -> None:
     assert engine.until("info string error")[-1] == "info string error unknown-command frobnicate"
     engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
     engine.send("go peg")
-    assert engine.until("bestmove") == ["info string error unsupported-mode peg", "bestmove none"]
+    assert engine.until("bestmove")[-2:] == [
+        "info string error bad-position a pre-endgame needs exactly one tile in the bag", "bestmove none"]
+    engine.send("go infer")
+    assert engine.until("bestmove") == ["info string error unsupported-mode infer", "bestmove none"]
     engine.send("go gen firstwin")
     assert engine.until("bestmove")[0] == "info string ignored firstwin"
 
@@ -147,3 +150,42 @@ def test_a_known_opponent_rack_stays_out_of_the_bag() -> None:
     assert len(position.bag) == 100 - 7 - 4 and sorted(position.racks[1]) == sorted(parsed.racks[1])
     unknown = State(cgp.parse(f"{EMPTY} AEINRST/ 0/0 0"), default_lexicon()).position()
     assert unknown[2] == 7 and len(unknown[0].bag) == 100 - 14
+
+
+def one_tile_in_the_bag() -> str:
+    """A CGP with one tile in the bag, both racks shown: the end of a static
+    self-play game (seed 8: four tiles against seven once the bag is empty)
+    with one tile of the player to move's rack put back in the bag, so that
+    the endgames after it are quick to solve."""
+    from tilebag import Game
+    from tilebag.engine.players import StaticPlayer
+    from tilebag.formats import cgp
+
+    static = StaticPlayer("static")
+    game = Game(["a", "b"], seed=8)
+    while len(game.bag) and not game.is_over():
+        game.push(static.choose(game))
+    me = game.turn
+    assert not game.is_over() and len(game.rack(me)) >= 2
+    return cgp.dumps(cgp.position_from(
+        game.board, [game.rack(me)[1:], game.rack(1 - me)], [game.players[me].score, game.players[1 - me].score]))
+
+
+def test_peg_solves_the_pre_endgame_and_auto_chooses_it(engine: Engine) -> None:
+    position = one_tile_in_the_bag()
+    engine.send(f"position cgp {position}")
+    engine.send("go gen")
+    top = [line.split()[3] for line in engine.until("bestmove") if line.startswith("info gen move")][:2]
+    engine.send(f"go peg movetime 30000 searchmoves {' '.join(top)}")
+    out = engine.until("bestmove", timeout=60)
+    lines = [line for line in out if line.startswith("info peg move ")]
+    assert sorted(line.split()[3] for line in lines) == sorted(top)
+    for line in lines:  # the opponent's rack is shown: the bag's one tile wins, draws or loses
+        words = line.split()
+        assert [w[:2] for w in words[4:7]] == ["w:", "d:", "l:"] and words[7] == "spread"
+        assert sum(len(w[2:]) for w in words[4:7]) == 1
+    assert out[-1] == "bestmove " + lines[0].split()[3]
+    engine.send("go movetime 500")
+    out = engine.until("bestmove", timeout=60)
+    assert not any(line.startswith("info sim") for line in out) and any(line.startswith("info nodes") for line in out)
+    assert out[-1] != "bestmove none"

@@ -1,5 +1,6 @@
-"""The strongest bot: simulation while the bag holds tiles, the exact
-endgame solver once it is empty, within one time budget a move.
+"""The strongest bot: simulation while the bag holds tiles, the
+pre-endgame solver with one tile left in it, the exact endgame solver once
+it is empty, within one time budget a move.
 
 >>> from tilebag import Game
 >>> game = Game(["champion", "other"], seed=3)
@@ -15,6 +16,7 @@ from typing import ClassVar
 from tilebag.engine import Engine
 from tilebag.engine.endgame import solve
 from tilebag.engine.players import StaticPlayer
+from tilebag.engine.preendgame import PreendgameResult, solve_preendgame
 from tilebag.engine.sim import SimPlayer, searchable
 from tilebag.game import Game
 from tilebag.move import Move
@@ -22,23 +24,37 @@ from tilebag.move import Move
 DEFAULT_SECONDS = 1.0
 """The time for one move."""
 
+PREENDGAME_CANDIDATES = 8
+"""Placements the pre-endgame solves, best static equity first."""
+
 
 class ChampionPlayer:
-    """Simulates in the middle game (:class:`~tilebag.engine.sim.SimPlayer`)
-    and solves the endgame (:func:`~tilebag.engine.endgame.solve`), each
-    with ``seconds`` a move; the static player's choice in the variations'
-    turns and games of more than two."""
+    """Simulates in the middle game (:class:`~tilebag.engine.sim.SimPlayer`),
+    solves the pre-endgame with one tile in the bag
+    (:func:`~tilebag.engine.preendgame.solve_preendgame`: the best of the
+    candidates it finished in time, else the simulation's choice) and the
+    endgame (:func:`~tilebag.engine.endgame.solve`), each with ``seconds``
+    a move; the static player's choice in the variations' turns and games
+    of more than two.
+
+    :param workers: processes the simulation runs in (default 1; ``None``: every core).
+    """
 
     description: ClassVar[str] = (
         "champion: plays its best plays out against the racks the opponent may hold, and solves the endgame; "
         "the strongest bot (about a second a move)"
     )
 
-    def __init__(self, name: str = "champion", *, core: str | None = None, seconds: float = DEFAULT_SECONDS, seed: int = 0) -> None:
+    def __init__(
+        self, name: str = "champion", *, core: str | None = None, seconds: float = DEFAULT_SECONDS, seed: int = 0,
+        workers: int | None = 1,
+    ) -> None:
         self.name = name
         self.seconds = seconds
         self._static = StaticPlayer(name, core=core)
-        self._sim = SimPlayer(name, seconds=seconds, seed=seed)
+        self._sim = SimPlayer(name, seconds=seconds, seed=seed, workers=workers)
+        self.last_preendgame: PreendgameResult | None = None
+        """The last pre-endgame it solved."""
 
     def __repr__(self) -> str:
         return f"ChampionPlayer({self.name!r}, seconds={self.seconds})"
@@ -49,6 +65,14 @@ class ChampionPlayer:
     def choose(self, game: Game) -> Move:
         if not searchable(game):
             return self._static.choose(game)
+        if len(game.bag) == 1:
+            result = solve_preendgame(
+                game.position(), self.engine(game), unseen=game.unseen(game.turn), rules=game.rules,
+                candidates=PREENDGAME_CANDIDATES, seconds=self.seconds,
+            )
+            self.last_preendgame = result
+            if result.plays:
+                return game.check(result.plays[0].play.move)
         if len(game.bag):
             return self._sim.choose(game)
         solution = solve(game.position(), self.engine(game), rules=game.rules, seconds=self.seconds)

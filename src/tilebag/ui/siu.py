@@ -29,6 +29,7 @@ from tilebag.engine import Engine
 from tilebag.engine.endgame import EndgameSolution, solve
 from tilebag.engine.leaves import DEFAULT_LEAVES
 from tilebag.engine.movegen import Play
+from tilebag.engine.preendgame import solve_preendgame
 from tilebag.engine.sim import SimPlayer, SimResult
 from tilebag.engine.winpct import WinTable
 from tilebag.errors import FormatError, TilebagError
@@ -37,8 +38,8 @@ from tilebag.lexicon import GraphLexicon, load_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.position import Position
 
-MODES = ("gen", "sim", "endgame", "auto")
-UNSUPPORTED = ("infer", "peg")
+MODES = ("gen", "sim", "endgame", "peg", "auto")
+UNSUPPORTED = ("infer",)
 OPTIONS = (
     "option name DataPath type string default <empty>",
     "option name Lexicon type string default kjxqz",
@@ -174,7 +175,7 @@ class SiuEngine:
         if command == "siu":
             self.say(f"id name tilebag {__version__}")
             self.say("id author the tilebag developers")
-            self.say("capability gen sim endgame auto stream stop")
+            self.say("capability gen sim endgame peg auto stream stop")
             for option in OPTIONS:
                 self.say(option)
             self.say("siuok")
@@ -353,8 +354,11 @@ class SiuEngine:
             bag_count = len(position.bag)
             if mode == "auto":
                 mode = "endgame" if bag_count <= 0 and state.racks[1 - state.turn] is not None else "sim"
+                mode = "peg" if bag_count == 1 else mode
             if mode == "endgame":
                 best = self._endgame(position, engine, bag_count, limits, state)
+            elif mode == "peg":
+                best = self._peg(position, engine, unseen, limits, state)
             else:
                 plays = list(engine.plays(position.board, position.racks[0], bag_count=max(0, bag_count)))
                 plays = _chosen(plays, limits, state.board)
@@ -426,6 +430,33 @@ class SiuEngine:
         solution = solve(position, engine, max_depth=depth, seconds=seconds, table_megabytes=megabytes,
                          stop=self._stop.is_set, on_line=line)
         return siu_move(state.board, solution.moves[0].move) if solution.moves else "pass"
+
+
+    def _peg(self, position: Position, engine: Engine, unseen: list[Tile], limits: GoLimits, state: State) -> str:
+        """``go peg``: the pre-endgame, one tile in the bag, each candidate's
+        wins, draws and losses over the tiles the bag may hold."""
+        if len(position.bag) != 1:
+            self.error("bad-position", "a pre-endgame needs exactly one tile in the bag")
+            return "none"
+        known = state.racks[1 - state.turn] is not None
+        plays = [p for p in engine.plays(position.board, position.racks[0], bag_count=1) if p.move.kind is MoveKind.PLACE]
+        if not plays:
+            return "pass"
+        chosen = _chosen(plays, limits, state.board) if limits.searchmoves or limits.alsosearchmoves else None
+        result = solve_preendgame(
+            position, engine, unseen=unseen, draws=position.bag.tiles() if known else None,
+            moves=[p.move for p in chosen] if chosen else None, seconds=limits.seconds(None), stop=self._stop.is_set,
+        )
+        alphabet = engine.alphabet
+        for candidate in result.plays:
+            groups: dict[str, list[str]] = {"w": [], "d": [], "l": []}
+            for outcome in candidate.outcomes:
+                kind = "w" if outcome.spread > 0 else "d" if outcome.spread == 0 else "l"
+                groups[kind].append(alphabet.label(outcome.tile) if outcome.tile else "?")
+            draws = " ".join(f"{kind}:{'|'.join(tiles)}" for kind, tiles in groups.items())
+            self.say(f"info peg move {siu_move(state.board, candidate.play.move)} {draws} spread {round(candidate.spread):+d}")
+        self.say(f"info nodes {result.endgames} time {int(result.seconds * 1000)}")
+        return siu_move(state.board, (result.plays[0].play if result.plays else plays[0]).move)
 
 
 def _pv(board: Board, found: EndgameSolution) -> list[str]:
