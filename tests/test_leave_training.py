@@ -145,3 +145,11 @@ def test_a_folder_of_another_run_is_refused(tmp_path: Path, monkeypatch: pytest.
     train_leaves(tmp_path / "run", games=2, generations=1, workers=1, rules=SMALL)
     with pytest.raises(ValueError, match="other settings"):
         train_leaves(tmp_path / "run", games=4, generations=1, workers=1, rules=SMALL)
+
+
+def test_a_lexicon_not_found_leaves_no_folder(tmp_path: Path) -> None:
+    from tilebag.errors import FormatError
+
+    with pytest.raises(FormatError, match="no lexicon named"):
+        train_leaves(tmp_path / "run", games=2, generations=1, workers=1, lexicon=str(tmp_path / "missing.txt"))
+    assert not (tmp_path / "run").exists()

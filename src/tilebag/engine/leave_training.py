@@ -422,9 +422,11 @@ def train_leaves(
 
     :raises ValueError: for a folder started with other settings.
     """
+    rules = rules or Rules()
+    lex = default_lexicon() if lexicon is None else load_lexicon(lexicon)  # a lexicon not found stops here, before any file
+    alphabet = Engine.for_lexicon(lex, rules).alphabet
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    rules = rules or Rules()
     settings = {"games": games, "generations": generations, "seed": seed, "lexicon": lexicon, "start": start,
                 "rules": rules.name}
     state_path = folder / "state.json"
@@ -436,8 +438,6 @@ def train_leaves(
         state = {"settings": settings, "generation": 1, "done": []}
         _write_json(state_path, state)
     say = log or (lambda text: None)
-    lex = default_lexicon() if lexicon is None else load_lexicon(lexicon)
-    alphabet = Engine.for_lexicon(lex, rules).alphabet
     workers = max(1, workers or os.cpu_count() or 1)
     started = time.perf_counter()
     played = 0
