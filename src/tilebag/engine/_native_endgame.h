@@ -110,21 +110,27 @@ static void eg_table_free(void *table, size_t bytes) {
 enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
 enum { EG_RUNNING = 0, EG_OUT_OF_TIME, EG_INTERRUPTED, EG_FAILED };
 #define EG_STORED_END INT16_MAX
+#define EG_PLACED 10                /* tiles a move kept in the table may place */
+#define EG_NO_MOVE 255
 
 /* ---- the search's state -------------------------------------------------------------- */
 
-/* One transposition-table entry, 40 bytes. The best move keeps only the
+/* One transposition-table entry, 32 bytes. The best move keeps only the
    tiles it places: the squares it plays through are the ones the board
-   holds (the same board, for the same key). */
+   holds (the same board, for the same key). A move that places more than
+   EG_PLACED tiles (a rack of more than 10) or scores more than an int16
+   holds is kept as EG_NO_MOVE: the node then has no table move first. */
 typedef struct EgEntry {
     uint64_t key;
-    int32_t value, score;  /* score: what the best move scores */
+    int32_t value;
+    int16_t score;         /* what the best move scores */
     int16_t depth;         /* EG_STORED_END: to the end of every line */
     uint8_t bound;         /* 0: an empty entry, else EG_EXACT, EG_LOWER or EG_UPPER, plus 1 */
-    uint8_t kind;          /* PLACE or PASS */
+    uint8_t kind;          /* PLACE, PASS or EG_NO_MOVE */
     uint8_t down, start, lane, len;
-    uint8_t placed[MAX_RACK];
+    uint8_t placed[EG_PLACED];
 } EgEntry;
+_Static_assert(sizeof(EgEntry) == 32, "a table entry is 32 bytes");
 
 /* A square's cross-sets, cross-scores and anchor before a change. */
 typedef struct EgSquareChange {
@@ -203,6 +209,7 @@ typedef struct Endgame {
     Milli *leave_values;
     uint64_t leave_rack;             /* the rack the generator's leave values are for (0: none yet) */
     /* the search */
+    Found root_move;                 /* the best move of the last depth searched */
     long long nodes;
     int cut_by_depth;
     int state;
@@ -310,15 +317,19 @@ static void eg_store(Endgame *e, uint64_t key, int depth, int value, int bound, 
     entry->depth = (int16_t)(depth == EG_TO_THE_END ? EG_STORED_END : depth);
     entry->value = value;
     entry->bound = (uint8_t)(bound + 1);
-    entry->score = move->score;
+    entry->score = (int16_t)move->score;
     entry->kind = move->kind;
     entry->down = move->down;
     entry->start = move->start;
     entry->lane = move->lane;
     entry->len = move->len;
     int n = 0;
-    for (int i = 0; i < move->len && n < MAX_RACK; i++)
-        if (move->tiles[i]) entry->placed[n++] = move->tiles[i];
+    for (int i = 0; i < move->len && n <= EG_PLACED; i++)
+        if (move->tiles[i]) {
+            if (n < EG_PLACED) entry->placed[n] = move->tiles[i];
+            n++;
+        }
+    if (n > EG_PLACED || move->score > INT16_MAX) entry->kind = EG_NO_MOVE;
 }
 
 static inline int eg_stored_depth(const EgEntry *entry) {
@@ -400,9 +411,11 @@ static int eg_same_move(const Found *x, const Found *y) {
 }
 
 /* The best move an entry keeps, as a move of this position: 1, or 0 when
-   it cannot be played here (its squares off the board or its tiles not on
-   the rack: a guard against the rare positions that share a key). */
+   it keeps none or the move cannot be played here (its squares off the
+   board or its tiles not on the rack: a guard against the rare positions
+   that share a key). */
 static int eg_entry_move(const Endgame *e, const EgEntry *entry, Found *move) {
+    if (entry->kind == EG_NO_MOVE) return 0;
     memset(move, 0, sizeof *move);
     move->score = entry->score;
     move->kind = entry->kind;
@@ -417,7 +430,7 @@ static int eg_entry_move(const Endgame *e, const EgEntry *entry, Found *move) {
     int need[64] = {0}, n = 0;
     for (int i = 0; i < move->len; i++) {
         if (e->board[eg_square(g, move, i)]) continue; /* played through */
-        if (n == MAX_RACK) return 0;
+        if (n == EG_PLACED) return 0;
         uint8_t tile = entry->placed[n++];
         int rack_tile = eg_rack_tile(tile);
         if (!tile || ++need[rack_tile] > e->racks[e->side][rack_tile]) return 0;
@@ -1036,6 +1049,7 @@ static int eg_negamax(Endgame *e, int depth, int alpha, int beta) {
     if (found < 0) e->state = EG_FAILED;
     if (e->state != EG_RUNNING) return 0;
     int bound = best <= start_alpha ? EG_UPPER : best >= beta ? EG_LOWER : EG_EXACT;
+    if (!e->ply) e->root_move = best_move;
     eg_store(e, key, e->cut_by_depth ? depth : EG_TO_THE_END, best, bound, &best_move);
     e->cut_by_depth |= outer_cut;
     return best;
@@ -1053,14 +1067,17 @@ static int eg_is_over(const Endgame *e) {
     return e->scoreless >= e->scoreless_limit || !e->rack_tiles[0] || !e->rack_tiles[1];
 }
 
-/* The principal variation, read from the table (at most `depth` moves). */
+/* The principal variation, read from the table (at most `depth` moves;
+   the first is the one the search just found, which the table keeps too
+   unless it is too big for an entry). */
 static PyObject *eg_line(Endgame *e, int depth) {
     PyObject *line = PyList_New(0);
     Found moves[EG_MAX_DEPTH];
     int scoreless[EG_MAX_DEPTH], made = 0;
     while (line && made < depth && !eg_is_over(e)) {
-        const EgEntry *stored = eg_probe(e, eg_key(e));
-        if (!stored || !eg_entry_move(e, stored, &moves[made])) break;
+        const EgEntry *stored = made ? eg_probe(e, eg_key(e)) : NULL;
+        if (!made) moves[made] = e->root_move;
+        else if (!stored || !eg_entry_move(e, stored, &moves[made])) break;
         PyObject *item = eg_move_tuple(&moves[made]);
         if (!item || PyList_Append(line, item) < 0) Py_CLEAR(line);
         Py_XDECREF(item);
