@@ -40,6 +40,8 @@ class Progress:
         self.enabled = enabled
         self.started = time.perf_counter()
         self._last_draw = 0.0
+        self.note = ""
+        """Shown after the count: a rate, workers alive."""
 
     def __enter__(self) -> Progress:
         self._draw(force=True)
@@ -87,5 +89,7 @@ class Progress:
             text = f"\r[{bar}] {self.elapsed:5.1f}s {self.label} {self.done}/{self.total} {fraction:.0%}"
         else:
             text = f"\r{self.elapsed:5.1f}s {self.label} {self.done}"
+        if self.note:
+            text += f"  {self.note}"
         self.stream.write(text)
         self.stream.flush()

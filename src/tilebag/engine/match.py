@@ -16,23 +16,23 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 import os
-import signal
 import statistics
 import time
-from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
+from tilebag.batch import Job, backend_for, run_job
 from tilebag.engine.bot_specs import BotSpec, parse_bot_spec
 from tilebag.engine.players import Player
 from tilebag.engine.selfplay import play_game, tiles_placed, wilson_interval
 from tilebag.game import Game
 from tilebag.lexicon import Lexicon, default_lexicon
 from tilebag.move import Move
-from tilebag.progress import Progress
 from tilebag.rules import Rules
 
 
@@ -198,13 +198,21 @@ def elo_difference(rate: float) -> float:
     return 400 * math.log10(rate / (1 - rate))
 
 
-_worker: tuple[BotSpec, BotSpec, Rules | None, Lexicon | None] | None = None
+@dataclass(frozen=True)
+class MatchJob(Job[int, PairResult]):
+    """A match's work for :mod:`tilebag.batch`: a seed's pair of games.
+    Workers load the default lexicon once."""
 
+    a: BotSpec
+    b: BotSpec
+    rules: Rules | None = None
 
-def _start(a: BotSpec, b: BotSpec, rules: Rules | None, lexicon_name: str | None) -> None:
-    global _worker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle: it keeps what was done
-    _worker = (a, b, rules, default_lexicon() if lexicon_name is None else None)
+    def load(self) -> object:
+        return default_lexicon()
+
+    def run(self, state: object, item: int) -> PairResult:
+        assert isinstance(state, Lexicon)
+        return play_pair(self.a, self.b, item, self.rules, state)
 
 
 def play_pair(a: BotSpec, b: BotSpec, seed: int, rules: Rules | None = None, lexicon: Lexicon | None = None) -> PairResult:
@@ -232,12 +240,6 @@ def play_pair(a: BotSpec, b: BotSpec, seed: int, rules: Rules | None = None, lex
     return PairResult(seed, (games[0], games[1]), bot_a.moves, bot_b.moves, bot_a.seconds, bot_b.seconds)
 
 
-def _play_pair_here(seed: int) -> PairResult:
-    assert _worker is not None
-    a, b, rules, lexicon = _worker
-    return play_pair(a, b, seed, rules, lexicon)
-
-
 def run_match(
     a: str,
     b: str,
@@ -247,52 +249,84 @@ def run_match(
     workers: int | None = None,
     rules: Rules | None = None,
     progress: bool | None = None,
+    cluster: str | None = None,
+    results: str | Path | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games (rounded up to pairs) of bot ``a`` against bot
-    ``b`` on ``workers`` processes (default: every core). Ctrl+C stops the
-    match and keeps the pairs finished (:attr:`MatchResult.stopped`).
+    ``b`` on ``workers`` processes (default: every core), or on a Ray
+    cluster (``cluster``: see :func:`tilebag.batch.backend_for`). Ctrl+C
+    stops the match and keeps the pairs finished (:attr:`MatchResult.stopped`).
 
+    :param results: a file that keeps every finished pair (JSON lines); a
+        match run again with it plays only the pairs it lacks.
     :raises BotSpecError: for a spec that names no bot.
+    :raises ClusterError: for a cluster that cannot be used.
+    :raises ValueError: for a results file of another match.
     """
     spec_a, spec_b = parse_bot_spec(a), parse_bot_spec(b)
     spec_a.make(), spec_b.make()  # a leave file that cannot be read is said now, not in a worker
     seeds = list(range(seed, seed + (games + 1) // 2))
-    workers = max(1, min(workers or os.cpu_count() or 1, len(seeds)))
+    backend = backend_for(cluster, max(1, min(workers or os.cpu_count() or 1, len(seeds))))
     result = MatchResult(spec_a.label, spec_b.label)
-    started = time.perf_counter()
-    with Progress(2 * len(seeds), "games", enabled=progress) as bar:
-        try:
-            for pair in _pairs(spec_a, spec_b, seeds, rules, workers):
-                result.pairs.append(pair)
-                bar.advance(2)
-        except KeyboardInterrupt:
-            result.stopped = True
+    kept = _PairLog(Path(results), spec_a.label, spec_b.label, rules) if results is not None else None
+    before = kept.load() if kept is not None else {}
+    result.pairs.extend(before[s] for s in seeds if s in before)
+    skip = frozenset(i for i, s in enumerate(seeds) if s in before)
+
+    def finished(_index: int, pair: PairResult) -> None:
+        result.pairs.append(pair)
+        if kept is not None:
+            kept.add(pair)
+
+    run = run_job(
+        MatchJob(spec_a, spec_b, rules), seeds, backend, skip=skip, label="games", progress=progress,
+        on_result=finished, weight=lambda _pair: 2, steps=2 * (len(seeds) - len(skip)),
+    )
+    if log is not None:
+        log(run.summary())
+    result.stopped = run.stopped
     result.pairs.sort(key=lambda p: p.seed)
-    result.seconds = time.perf_counter() - started
+    result.seconds = run.seconds
     return result
 
 
-def _pairs(a: BotSpec, b: BotSpec, seeds: list[int], rules: Rules | None, workers: int) -> Iterator[PairResult]:
-    """Each seed's pair as it finishes."""
-    if workers == 1:
-        lexicon = default_lexicon()
-        for seed in seeds:
-            yield play_pair(a, b, seed, rules, lexicon)
-        return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start, initargs=(a, b, rules, None))
-    try:
-        waiting: set[Future[PairResult]] = set()
-        queue = iter(seeds)
-        for seed in queue:  # a few pairs in hand per worker: a stop loses little
-            waiting.add(pool.submit(_play_pair_here, seed))
-            if len(waiting) >= 2 * workers:
-                break
-        while waiting:
-            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-                following = next(queue, None)
-                if following is not None:
-                    waiting.add(pool.submit(_play_pair_here, following))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+class _PairLog:
+    """Finished pairs, one JSON line each, after a line naming the match."""
+
+    def __init__(self, path: Path, a: str, b: str, rules: Rules | None) -> None:
+        self.path = path
+        self.header = {"match": [a, b], "rules": (rules or Rules()).name}
+
+    def load(self) -> dict[int, PairResult]:
+        if not self.path.exists():
+            self.path.write_text(json.dumps(self.header) + "\n")
+            return {}
+        pairs: dict[int, PairResult] = {}
+        with self.path.open() as lines:
+            for number, line in enumerate(lines, 1):
+                try:
+                    data = json.loads(line)
+                    if number == 1:
+                        if data != self.header:
+                            raise ValueError(f"{self.path} holds the results of another match: {data}")
+                        continue
+                    pair = _pair_from(data)
+                except (KeyError, TypeError, json.JSONDecodeError) as error:
+                    if number > 1 and not line.endswith("\n"):
+                        break  # the last line, cut short by a stop
+                    raise ValueError(f"{self.path}, line {number}: not a pair of games ({error})") from None
+                pairs[pair.seed] = pair
+        return pairs
+
+    def add(self, pair: PairResult) -> None:
+        with self.path.open("a") as out:
+            out.write(json.dumps(asdict(pair)) + "\n")
+
+
+def _pair_from(data: dict[str, Any]) -> PairResult:
+    games = tuple(GameResult(**game) for game in data["games"])
+    if len(games) != 2:
+        raise TypeError("two games expected")
+    return PairResult(int(data["seed"]), (games[0], games[1]), int(data["a_moves"]), int(data["b_moves"]),
+                      float(data["a_seconds"]), float(data["b_seconds"]))

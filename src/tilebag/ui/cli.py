@@ -69,6 +69,11 @@ class Command:
 
 
 LEXICON = arg("--lexicon", metavar="NAME|PATH", help="word list or .kwg file (default: kjxqz)")
+CLUSTER = arg(
+    "--cluster", metavar="auto|ray://HOST:PORT",
+    help="run on Ray: auto starts it on this machine, ray://HOST:PORT joins a cluster "
+    "(pip install 'tilebag[cluster]'); default: processes on this machine",
+)
 LEAVES = arg("--leaves", metavar="NAME|PATH", help="leave values: heuristic (default), .klv/.klv2 or a table")
 
 
@@ -301,6 +306,9 @@ COMMANDS: tuple[Command, ...] = (
                 help="games to play, in pairs: each seed twice, each bot first once (default 100)"),
             arg("--workers", type=int, metavar="K", help="processes to play in (default: every core)"),
             arg("--seed", type=int, default=1, metavar="S", help="seed of the first pair (default 1)"),
+            CLUSTER,
+            arg("--results", metavar="FILE",
+                help="keep each finished pair in FILE (JSON lines); run again with it to play only what is left"),
             json_arg("print one JSON object"),
         ),
         description=(

@@ -18,6 +18,13 @@ def match(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("tilebag: --workers must be at least 1", file=sys.stderr)
         return 2
-    result = run_match(args.a, args.b, games=args.games, seed=args.seed, workers=args.workers, rules=rules)
+    try:
+        result = run_match(
+            args.a, args.b, games=args.games, seed=args.seed, workers=args.workers, rules=rules, cluster=args.cluster,
+            results=args.results, log=(lambda line: print(line, file=sys.stderr)) if args.cluster else None,
+        )
+    except ValueError as error:  # a results file of another match
+        print(f"tilebag: {error}", file=sys.stderr)
+        return 2
     print(json.dumps(result.to_dict()) if args.json else result.text())
     return 130 if result.stopped else 0

@@ -1,0 +1,115 @@
+"""The backend interface: jobs, batches, and how a backend is chosen."""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from tilebag.errors import TilebagError
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+INSTALL_HINT = "pip install 'tilebag[cluster]'"
+
+
+class ClusterError(TilebagError):
+    """A cluster that cannot be used: Ray is not installed, or the address is wrong."""
+
+
+class Job(ABC, Generic[Item, Result]):
+    """Work done item by item. A job is pickled to every worker, which calls
+    :meth:`load` once (the lexicon, the leaves, the compiled core) and then
+    :meth:`run` for each item it is given. A job must be a plain object of
+    an importable class: Ray and worker processes rebuild it by name."""
+
+    @abstractmethod
+    def load(self) -> object:
+        """What a worker keeps between items."""
+
+    @abstractmethod
+    def run(self, state: object, item: Item) -> Result:
+        """One item's result; the same whichever worker does it."""
+
+
+@dataclass(frozen=True)
+class BatchDone(Generic[Result]):
+    """A batch's results, in the order of its items, and the seconds the
+    worker spent on them (to tell the work from the scheduling around it)."""
+
+    results: list[Result]
+    seconds: float
+
+
+def run_batch(job: Job[Item, Result], state: object, items: Sequence[Item]) -> BatchDone[Result]:
+    """Do a batch on a worker."""
+    started = time.perf_counter()
+    results = [job.run(state, item) for item in items]
+    return BatchDone(results, time.perf_counter() - started)
+
+
+class Backend(ABC):
+    """Workers that do batches of a job. :meth:`start` gives them the job;
+    :meth:`submit` queues a batch under a key; :meth:`wait` returns batches
+    finished since (each key once, even when a worker died and its batch
+    was done again elsewhere)."""
+
+    name: str = "backend"
+
+    @abstractmethod
+    def start(self, job: Job[Item, Result]) -> None:
+        """Load ``job`` on every worker."""
+
+    @property
+    @abstractmethod
+    def slots(self) -> int:
+        """Batches that can run at once."""
+
+    @abstractmethod
+    def alive(self) -> int:
+        """Workers alive now."""
+
+    @abstractmethod
+    def submit(self, key: int, items: Sequence[object]) -> None:
+        """Queue a batch."""
+
+    @abstractmethod
+    def wait(self, timeout: float) -> list[tuple[int, BatchDone[object]]]:
+        """Batches finished, waiting up to ``timeout`` seconds for the first."""
+
+    @abstractmethod
+    def pending(self) -> int:
+        """Batches submitted and not yet returned by :meth:`wait`."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop the workers (unfinished batches are dropped)."""
+
+
+def backend_for(cluster: str | None, workers: int | None = None) -> Backend:
+    """The backend a ``--cluster`` option names: ``None`` or ``local`` for
+    processes on this machine, ``auto`` to start a local Ray, or
+    ``ray://HOST:PORT`` to join a running Ray cluster.
+
+    :raises ClusterError: when Ray is needed and not installed, or for a
+        value that names no backend.
+
+    >>> backend_for(None, 1).name
+    'local'
+    >>> backend_for("nowhere")
+    Traceback (most recent call last):
+    ...
+    tilebag.batch.backend.ClusterError: --cluster nowhere: expected local, auto or ray://HOST:PORT
+    """
+    from tilebag.batch.local import LocalBackend
+
+    if cluster is None or cluster == "local":
+        return LocalBackend(workers)
+    if cluster != "auto" and not cluster.startswith("ray://"):
+        raise ClusterError(f"--cluster {cluster}: expected local, auto or ray://HOST:PORT")
+    from tilebag.batch.ray_cluster import RayBackend
+
+    return RayBackend(None if cluster == "auto" else cluster, workers)
