@@ -20,6 +20,7 @@ import pytest
 from tilebag.batch import ClusterError, LocalBackend, backend_for, run_job
 from tilebag.engine.bot_specs import parse_bot_spec
 from tilebag.engine.match import MatchJob, PairResult, run_match
+from tilebag.engine.selfplay import Summary, run_selfplay
 
 
 def _games(pairs: list[PairResult]) -> list[tuple[int, object, int, int]]:
@@ -42,6 +43,22 @@ def test_a_stopped_match_goes_on_from_its_results_file(tmp_path: Path) -> None:
         out.write('{"seed": 9, "games": [')  # a line cut short by a stop is dropped, not trusted
     rest = run_match("static", "greedy", games=10, seed=7, workers=2, progress=False, results=results)
     assert _games(rest.pairs) == _games(whole.pairs)
+
+
+def _selfplay_view(summary: Summary) -> list[tuple[str, float, int, int]]:
+    return [(bot.name, bot.wins, bot.points, bot.bingos) for bot in summary.bots]
+
+
+def test_selfplay_plays_the_same_games_on_one_and_two_processes_and_goes_on_after_a_stop(tmp_path: Path) -> None:
+    one = run_selfplay(["static", "greedy"], games=8, seed=21, out=tmp_path / "one", workers=1, progress=False)
+    part = run_selfplay(["static", "greedy"], games=3, seed=21, out=tmp_path / "two", workers=2, progress=False)
+    assert part.games == 3
+    two = run_selfplay(["static", "greedy"], games=8, seed=21, out=tmp_path / "two", workers=2, progress=False)
+    assert _selfplay_view(one) == _selfplay_view(two) and two.games == 8
+    for mine, theirs in zip(one.records, two.records, strict=True):
+        assert mine.name == theirs.name and mine.read_text() == theirs.read_text()
+    with pytest.raises(ValueError, match="another self-play run"):
+        run_selfplay(["static", "static"], games=8, seed=21, out=tmp_path / "two", progress=False)
 
 
 def test_a_results_file_of_another_match_is_refused(tmp_path: Path) -> None:
@@ -111,6 +128,9 @@ def test_ray_plays_exactly_the_games_of_the_local_run(local_ray: None) -> None:
     on_ray = run_match("static", "greedy", games=20, seed=500, cluster="auto", workers=2, progress=False)
     assert len(on_ray.pairs) == 10 and _games(on_ray.pairs) == _games(local.pairs)
     assert on_ray.to_dict()["win_rate"] == local.to_dict()["win_rate"]
+    here = run_selfplay(["static", "greedy"], games=6, seed=77, workers=1, progress=False)
+    there = run_selfplay(["static", "greedy"], games=6, seed=77, cluster="auto", workers=2, progress=False)
+    assert _selfplay_view(here) == _selfplay_view(there)
 
 
 @needs_ray

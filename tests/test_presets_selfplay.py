@@ -10,27 +10,19 @@ from pathlib import Path
 import pytest
 
 from gamestate import assert_tiles_accounted
-from tilebag import Game
-from tilebag.engine.selfplay import run_selfplay
+from tilebag.engine.selfplay import SelfplayJob, run_selfplay
 from tilebag.formats import gcg, replay
 from tilebag.rules import PRESETS
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_self_plays_and_its_records_check_clean(preset: str, tmp_path: Path) -> None:
-    games: dict[int, Game] = {}
-    summary = run_selfplay(
-        ["static", "greedy"],
-        games=2,
-        seed=40,
-        rules=PRESETS[preset],
-        out=tmp_path,
-        progress=False,
-        on_game=lambda number, game: games.__setitem__(number, game),
-    )
+    summary = run_selfplay(["static", "greedy"], games=2, seed=40, rules=PRESETS[preset], out=tmp_path, progress=False)
     assert summary.games == 2 and len(summary.records) == 2
+    job = SelfplayJob(("static", "greedy"), 40, PRESETS[preset])
+    bots = job.load()
     for number, path in enumerate(summary.records):
-        game = games[number]
+        game, _ = job.play(bots, number)  # the same game again, from its seed
         assert game.is_over()
         assert_tiles_accounted(game)
         record = gcg.load(path)

@@ -14,19 +14,19 @@ counts half) with a 95% Wilson interval, its mean score and bingos per game.
 
 from __future__ import annotations
 
+import json
 import math
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from tilebag.batch import Job, backend_for, run_job
 from tilebag.engine.bots import make_bot
 from tilebag.engine.players import Player
 from tilebag.formats import gcg
 from tilebag.game import Game
 from tilebag.lexicon import Lexicon
 from tilebag.move import Move, MoveKind
-from tilebag.progress import Progress
 from tilebag.rules import Rules
 from tilebag.table import Table
 
@@ -63,6 +63,8 @@ class Summary:
     games: int = 0
     seconds: float = 0.0
     records: list[Path] = field(default_factory=list)
+    stopped: bool = False
+    """True when the run was stopped (Ctrl+C) before its last game."""
 
     @property
     def seconds_per_game(self) -> float:
@@ -130,6 +132,61 @@ def tiles_placed(game: Game, move: Move) -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class GameDone:
+    """One self-play game as a worker reports it: the seats' names, scores
+    and bingos, the winning seats, and the GCG record when one is kept."""
+
+    number: int
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    bingos: tuple[int, ...]
+    winners: tuple[int, ...]
+    record: str | None = None
+
+
+@dataclass(frozen=True)
+class SelfplayJob(Job[int, GameDone]):
+    """Self-play for :mod:`tilebag.batch`: a game number's game. Workers
+    make the bots once."""
+
+    kinds: tuple[str, ...]
+    seed: int
+    rules: Rules | None = None
+    lexicon: Lexicon | None = None
+    records: bool = False
+
+    def load(self) -> object:
+        names = _seat_names(self.kinds)
+        return [make_bot(kind, name) for kind, name in zip(self.kinds, names, strict=True)]
+
+    def play(self, state: object, item: int) -> tuple[Game, list[int]]:
+        """Game ``item`` (seats rotate from game to game) and each seat's bingos."""
+        bots: list[Player] = state  # type: ignore[assignment]
+        shift = item % len(bots)
+        seated = bots[shift:] + bots[:shift]
+        bingos = [0] * len(seated)
+
+        def count_bingo(game: Game, move: Move) -> None:
+            if tiles_placed(game, move) >= game.rules.bingo_tiles:
+                bingos[game.turn] += 1
+
+        game = play_game(seated, seed=self.seed + item, rules=self.rules, lexicon=self.lexicon, on_move=count_bingo)
+        return game, bingos
+
+    def run(self, state: object, item: int) -> GameDone:
+        game, bingos = self.play(state, item)
+        outcome = game.outcome()
+        assert outcome is not None
+        text = None
+        if self.records:
+            record = game.record()
+            record.id = f"tilebag-selfplay-{self.seed + item}"
+            text = gcg.dumps(record)
+        return GameDone(item, tuple(p.name for p in game.players), tuple(p.score for p in game.players),
+                        tuple(bingos), tuple(sorted(outcome.winners)), text)
+
+
 def run_selfplay(
     kinds: Sequence[str],
     *,
@@ -139,41 +196,73 @@ def run_selfplay(
     rules: Rules | None = None,
     lexicon: Lexicon | None = None,
     progress: bool | None = None,
-    on_game: Callable[[int, Game], None] | None = None,
+    workers: int | None = 1,
+    cluster: str | None = None,
 ) -> Summary:
     """Play ``games`` games between bots of the given kinds (``beginner``,
     ``greedy``, ``static``: :data:`tilebag.engine.bots.BOTS`), writing each
-    record to ``out`` when given."""
+    record to ``out`` when given, on ``workers`` processes (``None``: every
+    core) or a Ray cluster (see :func:`tilebag.batch.backend_for`). The
+    games are the same however they are run. Ctrl+C stops the run
+    (:attr:`Summary.stopped`) with the games finished; with ``out``, the
+    same call goes on from there (``out/games.jsonl`` keeps each game).
+
+    :raises ValueError: for an ``out`` folder of another run.
+    """
     names = _seat_names(kinds)
-    bots = [make_bot(kind, name) for kind, name in zip(kinds, names, strict=True)]
     summary = Summary([BotSummary(name) for name in names])
+    job = SelfplayJob(tuple(kinds), seed, rules, lexicon, records=out is not None)
+    kept: dict[int, GameDone] = {}
+    log: Path | None = None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    with Progress(games, "games", enabled=progress) as bar:
-        for number in range(games):
-            shift = number % len(bots)
-            seated = bots[shift:] + bots[:shift]
-            bingos = [0] * len(seated)
+        log = out / "games.jsonl"
+        kept = _read_games(log, {"selfplay": list(kinds), "seed": seed, "rules": (rules or Rules()).name})
 
-            def count_bingo(game: Game, move: Move, bingos: list[int] = bingos) -> None:
-                if tiles_placed(game, move) >= game.rules.bingo_tiles:
-                    bingos[game.turn] += 1
+    def finished(_index: int, done: GameDone) -> None:
+        if out is not None and log is not None:
+            path = out / f"game-{seed + done.number:06d}.gcg"
+            assert done.record is not None
+            path.write_text(done.record)
+            with log.open("a") as lines:
+                lines.write(json.dumps(asdict(replace(done, record=None))) + "\n")
+        _tally(summary, done)
 
-            game = play_game(seated, seed=seed + number, rules=rules, lexicon=lexicon, on_move=count_bingo)
-            _tally(summary, game, seated, bingos)
-            if out is not None:
-                path = out / f"game-{seed + number:06d}.gcg"
-                record = game.record()
-                record.id = f"tilebag-selfplay-{seed + number}"
-                gcg.dump(record, path)
-                summary.records.append(path)
-            if on_game is not None:
-                on_game(number, game)
-            summary.games += 1
-            bar.advance()
-    summary.seconds = time.perf_counter() - started
+    numbers = list(range(games))
+    for number in numbers:
+        if number in kept:
+            _tally(summary, kept[number])
+    run = run_job(job, numbers, backend_for(cluster, workers), skip=frozenset(kept), label="games",
+                  progress=progress, on_result=finished)
+    if out is not None:
+        summary.records = [out / f"game-{seed + n:06d}.gcg" for n in numbers if n in kept or n in run.results]
+    summary.seconds = run.seconds
+    summary.stopped = run.stopped
     return summary
+
+
+def _read_games(path: Path, header: dict[str, object]) -> dict[int, GameDone]:
+    """The games a folder's run finished, after checking it is this run."""
+    if not path.exists():
+        path.write_text(json.dumps(header) + "\n")
+        return {}
+    games: dict[int, GameDone] = {}
+    with path.open() as lines:
+        for number, line in enumerate(lines, 1):
+            try:
+                data = json.loads(line)
+                if number == 1:
+                    if data != header:
+                        raise ValueError(f"{path} belongs to another self-play run: {data}")
+                    continue
+                done = GameDone(int(data["number"]), tuple(data["names"]), tuple(data["scores"]),
+                                tuple(data["bingos"]), tuple(data["winners"]))
+            except (KeyError, TypeError, json.JSONDecodeError) as error:
+                if number > 1 and not line.endswith("\n"):
+                    break  # the last line, cut short by a stop
+                raise ValueError(f"{path}, line {number}: not a game ({error})") from None
+            games[done.number] = done
+    return games
 
 
 def _seat_names(kinds: Sequence[str]) -> list[str]:
@@ -187,15 +276,13 @@ def _seat_names(kinds: Sequence[str]) -> list[str]:
     return names
 
 
-def _tally(summary: Summary, game: Game, seated: Sequence[Player], bingos: Sequence[int]) -> None:
-    outcome = game.outcome()
-    assert outcome is not None
+def _tally(summary: Summary, done: GameDone) -> None:
     by_name = {bot.name: bot for bot in summary.bots}
-    winners = outcome.winners
-    for seat, bot in enumerate(seated):
-        entry = by_name[bot.name]
+    for seat, name in enumerate(done.names):
+        entry = by_name[name]
         entry.games += 1
-        entry.points += game.players[seat].score
-        if seat in winners:
-            entry.wins += 1.0 / len(winners)
-        entry.bingos += bingos[seat]
+        entry.points += done.scores[seat]
+        if seat in done.winners:
+            entry.wins += 1.0 / len(done.winners)
+        entry.bingos += done.bingos[seat]
+    summary.games += 1

@@ -289,10 +289,16 @@ COMMANDS: tuple[Command, ...] = (
             arg("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)"),
             arg("--players", default="static,greedy", metavar="KINDS",
                 help="comma-separated bot kinds (default static,greedy)"),
-            arg("--out", metavar="DIR", help="write each game's GCG record into this folder"),
+            arg("--out", metavar="DIR",
+                help="write each game's GCG record into this folder (run again with it to go on after a stop)"),
+            arg("--workers", type=int, metavar="K", help="processes to play in (default: every core)"),
+            CLUSTER,
             json_arg("print the summary as JSON"),
         ),
-        description="Play N complete games between bots, write each as GCG, and print a summary.",
+        description=(
+            "Play N complete games between bots, write each as GCG, and print a summary. The games are the same "
+            "on any number of workers or on Ray. Ctrl+C stops and reports the games finished."
+        ),
         rules=True,
     ),
     Command(

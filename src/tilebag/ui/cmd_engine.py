@@ -163,12 +163,21 @@ def selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("tilebag: --games must be at least 1", file=sys.stderr)
         return 2
-    summary = run_selfplay(
-        kinds, games=args.games, seed=args.seed, out=Path(args.out) if args.out else None, rules=rules
-    )
+    if args.workers is not None and args.workers < 1:
+        print("tilebag: --workers must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        summary = run_selfplay(
+            kinds, games=args.games, seed=args.seed, out=Path(args.out) if args.out else None, rules=rules,
+            workers=args.workers, cluster=args.cluster,
+        )
+    except ValueError as error:  # an --out folder of another run
+        print(f"tilebag: {error}", file=sys.stderr)
+        return 2
     if args.json:
         data = {
             "games": summary.games,
+            "stopped": summary.stopped,
             "ms_per_game": round(summary.seconds_per_game * 1000, 1),
             "players": [
                 {
@@ -183,10 +192,10 @@ def selfplay(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data))
     else:
-        print(summary.text())
+        print(summary.text() + (" (stopped early)" if summary.stopped else ""))
         if args.out:
             print(f"records written to {args.out}")
-    return 0
+    return 130 if summary.stopped else 0
 
 
 def bench_selfplay(args: argparse.Namespace) -> int:
