@@ -19,8 +19,10 @@ import pytest
 
 from tilebag.batch import ClusterError, LocalBackend, backend_for, run_job
 from tilebag.engine.bot_specs import parse_bot_spec
+from tilebag.engine.leave_training import train_leaves
 from tilebag.engine.match import MatchJob, PairResult, run_match
 from tilebag.engine.selfplay import Summary, run_selfplay
+from tilebag.rules import Rules
 
 
 def _games(pairs: list[PairResult]) -> list[tuple[int, object, int, int]]:
@@ -131,6 +133,17 @@ def test_ray_plays_exactly_the_games_of_the_local_run(local_ray: None) -> None:
     here = run_selfplay(["static", "greedy"], games=6, seed=77, workers=1, progress=False)
     there = run_selfplay(["static", "greedy"], games=6, seed=77, cluster="auto", workers=2, progress=False)
     assert _selfplay_view(here) == _selfplay_view(there)
+
+
+@needs_ray
+def test_leaves_trained_on_ray_are_the_table_trained_here(local_ray: None, tmp_path: Path) -> None:
+    small = Rules(rack_size=4, bingo_tiles=4)  # leaves of at most three tiles: a quick table
+    here = train_leaves(tmp_path / "here", games=6, generations=1, seed=3, workers=1, rules=small,
+                        output=tmp_path / "here.klv")
+    there = train_leaves(tmp_path / "there", games=6, generations=1, seed=3, workers=2, rules=small, cluster="auto",
+                         output=tmp_path / "there.klv")
+    assert here.games == there.games == 6
+    assert (tmp_path / "here.klv").read_bytes() == (tmp_path / "there.klv").read_bytes()
 
 
 @needs_ray

@@ -114,20 +114,20 @@ def test_a_run_stopped_goes_on_to_the_same_table(tmp_path: Path, monkeypatch: py
 
 def test_a_stop_within_a_generation_keeps_the_batches_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(leave_training, "BATCH", 2)
-    real = leave_training._play_batch
+    real = leave_training.TrainingJob.run
     calls = []
 
-    def stop_on_third(seeds: list[int]) -> LeaveStats:
+    def stop_on_third(job: leave_training.TrainingJob, state: object, seeds: list[int]) -> LeaveStats:
         calls.append(seeds)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real(seeds)
+        return real(job, state, seeds)
 
-    monkeypatch.setattr(leave_training, "_play_batch", stop_on_third)
+    monkeypatch.setattr(leave_training.TrainingJob, "run", stop_on_third)
     run = train_leaves(tmp_path / "run", games=8, generations=1, workers=1, rules=SMALL)
     assert run.stopped and run.generations == 0
     assert LeaveStats.load(tmp_path / "run" / "generation-1.stats.gz").games == 4
-    monkeypatch.setattr(leave_training, "_play_batch", real)
+    monkeypatch.setattr(leave_training.TrainingJob, "run", real)
     run = train_leaves(tmp_path / "run", games=8, generations=1, workers=1, rules=SMALL, output=tmp_path / "t.klv")
     assert run.games == 4 and run.generations == 1 and (tmp_path / "t.klv").exists()
 

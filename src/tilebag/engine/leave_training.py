@@ -43,15 +43,15 @@ import itertools
 import json
 import os
 import random
-import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 from tilebag.alphabet import Alphabet, Tile
 from tilebag.bag import Bag
+from tilebag.batch import Job, backend_for, run_job
 from tilebag.board import Board
 from tilebag.engine import Engine
 from tilebag.engine.leave_writers import dumps_klv
@@ -375,23 +375,23 @@ class TrainingRun:
     stopped: bool = False
 
 
-_worker_state: tuple[Lexicon, Rules, LeaveValues | None] | None = None
+@dataclass(frozen=True)
+class TrainingJob(Job[Sequence[int], "LeaveStats"]):
+    """Leave training for :mod:`tilebag.batch`: a batch of game seeds'
+    observations. Workers load the lexicon and the leaves once."""
 
+    lexicon: str | None
+    rules: Rules
+    leaves_path: str
 
-def _start_worker(lexicon_name: str | None, rules: Rules, leaves_path: str) -> None:
-    global _worker_state
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's: it keeps what was done
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    lexicon = default_lexicon() if lexicon_name is None else load_lexicon(lexicon_name)
-    alphabet = Engine.for_lexicon(lexicon, rules).alphabet
-    leaves = load_leaves(leaves_path, alphabet)
-    _worker_state = (lexicon, rules, leaves)
+    def load(self) -> object:
+        lexicon = default_lexicon() if self.lexicon is None else load_lexicon(self.lexicon)
+        alphabet = Engine.for_lexicon(lexicon, self.rules).alphabet
+        return (lexicon, load_leaves(self.leaves_path, alphabet))
 
-
-def _play_batch(seeds: Sequence[int]) -> LeaveStats:
-    assert _worker_state is not None
-    lexicon, rules, leaves = _worker_state
-    return play_training_games(seeds, leaves, lexicon=lexicon, rules=rules)
+    def run(self, state: object, item: Sequence[int]) -> LeaveStats:
+        lexicon, leaves = cast(tuple[Lexicon, LeaveValues], state)
+        return play_training_games(item, leaves, lexicon=lexicon, rules=self.rules)
 
 
 def _game_seed(seed: int, generation: int, game: int) -> int:
@@ -411,6 +411,7 @@ def train_leaves(
     start: str = "heuristic",
     progress: bool | None = None,
     log: Callable[[str], None] | None = None,
+    cluster: str | None = None,
 ) -> TrainingRun:
     """Train leave values: ``generations`` rounds of ``games`` static
     self-play games each, on ``workers`` processes (default: every core),
@@ -418,7 +419,9 @@ def train_leaves(
     ``folder``; called again with the same folder, it goes on where it
     stopped (the settings it was started with are kept there). Each
     generation's table is written as ``generation-N.klv`` in the folder,
-    and the last one also to ``output``.
+    and the last one also to ``output``. With ``cluster`` (see
+    :func:`tilebag.batch.backend_for`) the games are played on Ray; the
+    table is the same.
 
     :raises ValueError: for a folder started with other settings.
     """
@@ -452,20 +455,19 @@ def train_leaves(
             done = set(state["done"])
             batches = [b for b in range((games + BATCH - 1) // BATCH) if b not in done]
             say(f"generation {generation} of {generations}: {games} games with the leaves {Path(leaves_path).name}")
+            job = TrainingJob(lexicon, rules, leaves_path)
+            work = [[_game_seed(seed, generation, g) for g in range(b * BATCH, min(games, (b + 1) * BATCH))]
+                    for b in batches]
             with Progress(games, f"generation {generation}", enabled=progress) as bar:
                 bar.update(stats.games)
-                last_save = time.monotonic()
+                keeper = _Keeper(stats, stats_path, state, state_path, batches, bar)
                 try:
-                    for number, batch in _batches(batches, games, seed, generation, workers, lexicon, rules, leaves_path):
-                        stats.merge(batch)
-                        played += batch.games
-                        state["done"].append(number)
-                        bar.advance(batch.games)
-                        if time.monotonic() - last_save > 30:
-                            _save(stats, stats_path, state, state_path)
-                            last_save = time.monotonic()
+                    run = run_job(job, work, backend_for(cluster, workers), progress=False, on_result=keeper.add)
                 finally:  # a stop keeps every batch finished
                     _save(stats, stats_path, state, state_path)
+                played += keeper.games
+                if run.stopped:
+                    raise KeyboardInterrupt
             say(f"fitting {len(stats.counts)} leaves seen in {stats.observations} observations")
             model, table = fit_leaves(stats, alphabet, rack_size=rules.rack_size)
             _write_bytes(folder / f"generation-{generation}.klv", dumps_klv(table))
@@ -483,6 +485,27 @@ def train_leaves(
     return TrainingRun(folder, finished, played, time.perf_counter() - started, written, stopped)
 
 
+class _Keeper:
+    """Takes a generation's batches as they come: merged, counted, and
+    saved every half minute."""
+
+    def __init__(self, stats: LeaveStats, stats_path: Path, state: dict[str, Any], state_path: Path,
+                 batches: list[int], bar: Progress) -> None:
+        self.stats, self.stats_path, self.state, self.state_path = stats, stats_path, state, state_path
+        self.batches, self.bar = batches, bar
+        self.games = 0
+        self.saved = time.monotonic()
+
+    def add(self, index: int, batch: LeaveStats) -> None:
+        self.stats.merge(batch)
+        self.games += batch.games
+        self.state["done"].append(self.batches[index])
+        self.bar.advance(batch.games)
+        if time.monotonic() - self.saved > 30:
+            _save(self.stats, self.stats_path, self.state, self.state_path)
+            self.saved = time.monotonic()
+
+
 def _save(stats: LeaveStats, stats_path: Path, state: dict[str, object], state_path: Path) -> None:
     stats.dump(stats_path)
     _write_json(state_path, state)
@@ -498,36 +521,3 @@ def _write_bytes(path: Path, data: bytes) -> None:
     os.replace(partial, path)
 
 
-def _batches(
-    batches: list[int], games: int, seed: int, generation: int, workers: int,
-    lexicon: str | None, rules: Rules, leaves_path: str,
-) -> Iterator[tuple[int, LeaveStats]]:
-    """Each batch's observations as it finishes, with its number."""
-
-    def seeds(number: int) -> list[int]:
-        return [_game_seed(seed, generation, g) for g in range(number * BATCH, min(games, (number + 1) * BATCH))]
-
-    if workers == 1:
-        _start_worker(lexicon, rules, leaves_path)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        for number in batches:
-            yield number, _play_batch(seeds(number))
-        return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(lexicon, rules, leaves_path))
-    try:
-        waiting: dict[Future[LeaveStats], int] = {}
-        queue = iter(batches)
-        for number in queue:
-            waiting[pool.submit(_play_batch, seeds(number))] = number
-            if len(waiting) >= 2 * workers:
-                break
-        while waiting:
-            done, _ = wait(waiting, return_when=FIRST_COMPLETED)
-            for future in done:
-                number = waiting.pop(future)
-                yield number, future.result()
-                following = next(queue, None)
-                if following is not None:
-                    waiting[pool.submit(_play_batch, seeds(following))] = following
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)

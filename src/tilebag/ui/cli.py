@@ -371,6 +371,7 @@ COMMANDS: tuple[Command, ...] = (
                     arg("--generations", type=int, default=3, metavar="G",
                         help="rounds of self-play, each with the last round's values (default 3)"),
                     arg("--workers", type=int, metavar="K", help="processes to play in (default: every core)"),
+                    CLUSTER,
                     arg("--seed", type=int, default=1, metavar="S", help="seed of the games (default 1)"),
                     arg("--dir", metavar="DIR",
                         help="folder of the run's state, to go on from after a stop (default: OUTPUT.training)"),

@@ -47,6 +47,7 @@ def train(args: argparse.Namespace) -> int:
             output=args.output,
             start=args.start,
             log=lambda text: print(text, file=sys.stderr),
+            cluster=args.cluster,
         )
     except ValueError as error:
         print(f"tilebag: {error}", file=sys.stderr)
