@@ -5,6 +5,7 @@ game, a stopped run resumed, and a clear error when Ray is missing."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import signal
 import subprocess
@@ -18,10 +19,11 @@ from pathlib import Path
 import pytest
 
 from tilebag.batch import ClusterError, LocalBackend, backend_for, run_job
+from tilebag.engine.analysis_batch import AnalysisJob, analyze_records
 from tilebag.engine.bot_specs import parse_bot_spec
 from tilebag.engine.leave_training import train_leaves
 from tilebag.engine.match import MatchJob, PairResult, run_match
-from tilebag.engine.selfplay import Summary, run_selfplay
+from tilebag.engine.selfplay import SelfplayJob, Summary, run_selfplay
 from tilebag.rules import Rules
 
 
@@ -61,6 +63,23 @@ def test_selfplay_plays_the_same_games_on_one_and_two_processes_and_goes_on_afte
         assert mine.name == theirs.name and mine.read_text() == theirs.read_text()
     with pytest.raises(ValueError, match="another self-play run"):
         run_selfplay(["static", "static"], games=8, seed=21, out=tmp_path / "two", progress=False)
+
+
+def test_analyze_takes_many_records_and_says_which_it_cannot_read(tmp_path: Path) -> None:
+    summary = run_selfplay(["static", "greedy"], games=3, seed=60, out=tmp_path, workers=1, progress=False)
+    broken = tmp_path / "broken.gcg"
+    broken.write_text("#character-encoding UTF-8\n#player1 a A\n#player2 b B\n>a: XYZ 8D ZZZ +99 99\n")
+    names = [str(path) for path in summary.records]
+
+    def analyze(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tilebag", "analyze", *names, str(broken), "--json", *extra],
+                              capture_output=True, text=True, timeout=300)
+
+    two, one = analyze("--workers", "2"), analyze("--workers", "1")
+    assert two.returncode == 2 and "broken.gcg:4" in two.stderr and "Traceback" not in two.stderr
+    lines = [json.loads(line) for line in two.stdout.splitlines()]
+    assert [line["source"] for line in lines] == names and all(line["turns"] for line in lines)
+    assert two.stdout == one.stdout
 
 
 def test_a_results_file_of_another_match_is_refused(tmp_path: Path) -> None:
@@ -133,6 +152,12 @@ def test_ray_plays_exactly_the_games_of_the_local_run(local_ray: None) -> None:
     here = run_selfplay(["static", "greedy"], games=6, seed=77, workers=1, progress=False)
     there = run_selfplay(["static", "greedy"], games=6, seed=77, cluster="auto", workers=2, progress=False)
     assert _selfplay_view(here) == _selfplay_view(there)
+    job = SelfplayJob(("static", "greedy"), 77)
+    bots = job.load()
+    records = [(f"game {n}", job.play(bots, n)[0].record()) for n in range(3)]
+    analysed_here, _ = analyze_records(records, AnalysisJob(top=3), LocalBackend(1), progress=False)
+    analysed_there, _ = analyze_records(records, AnalysisJob(top=3), backend_for("auto", 2), progress=False)
+    assert [a.data for a in analysed_here] == [a.data for a in analysed_there] and len(analysed_there) == 3
 
 
 @needs_ray

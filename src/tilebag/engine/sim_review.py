@@ -118,3 +118,15 @@ def _review(game: Game, move: Move, engine: Engine, seconds: float, candidates: 
     return WinReview(
         number, me, game.players[me].name, game.notation(mine.move), played.win_chance, game.notation(best.play.move), best.win_chance
     )
+
+
+def sim_report(reviews: list[WinReview], seconds: float) -> str:
+    """The simulated turns, and the chance of winning each player gave away."""
+    lines = ["", f"Chance of winning by simulation ({seconds:g} s a turn; turns with tiles in the bag):",
+             f"{'':>3} {'player':<12} {'played':<20} {'win':>6}   {'best found':<20} {'win':>6}   lost"]
+    lines += [review.line() for review in reviews]
+    totals: dict[str, float] = {}
+    for review in reviews:
+        totals[review.name] = totals.get(review.name, 0.0) + review.lost
+    lines += [f"{name}: {100 * lost:.1f} points of winning chance lost in all" for name, lost in totals.items()]
+    return "\n".join(lines) + "\n"

@@ -142,12 +142,15 @@ COMMANDS: tuple[Command, ...] = (
         "compare every play of a GCG game with the best plays by equity",
         "tilebag.ui.cmd_records:analyze",
         (
-            arg("game", metavar="GAME.gcg", help="the game record"),
+            arg("games", nargs="+", metavar="GAME.gcg", help="the game record (or several)"),
             arg("--top", type=int, default=5, metavar="N", help="best plays to list per turn (default 5)"),
             arg("--engine", choices=["static", "sim"], default="static",
                 help="sim: also simulate each turn and show the chance of winning lost (default static)"),
             arg("--seconds", type=float, default=1.0, metavar="S", help="simulation time a turn with --engine sim (default 1)"),
-            json_arg("print one JSON document: the turns and the totals"),
+            arg("--workers", type=int, metavar="K",
+                help="with several records: processes to analyse them in (default: every core)"),
+            CLUSTER,
+            json_arg("print one JSON document: the turns and the totals (one line per record with several)"),
             LEXICON,
             LEAVES,
         ),
@@ -155,7 +158,8 @@ COMMANDS: tuple[Command, ...] = (
             "Replay a GCG game record and rank each play among every play of its position by static equity "
             "(score plus the value of the tiles kept, as the static bot plays): the best plays, the equity "
             "lost, missed bingos and phonies, then each player's totals. Turns whose rack the record does not "
-            "show in full are listed but not analysed. Exit 2 when the file cannot be read or disagrees with "
+            "show in full are listed but not analysed. Several records are analysed on every core (or on Ray "
+            "with --cluster), each report after the last. Exit 2 when a file cannot be read or disagrees with "
             "the rules (the message names the line)."
         ),
     ),

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from tilebag.errors import FormatError
-
-if TYPE_CHECKING:
-    from tilebag.engine.sim_review import WinReview
 
 
 def gcg_check(args: argparse.Namespace) -> int:
@@ -57,6 +53,41 @@ def gcg_check(args: argparse.Namespace) -> int:
     return status
 
 
+def _analyze_many(args: argparse.Namespace) -> int:
+    """Several records, on the batch backends: each read here (a record
+    that cannot be read is said and skipped), analysed by a worker."""
+    import json
+
+    from tilebag.batch import backend_for
+    from tilebag.engine.analysis_batch import AnalysisJob, analyze_records
+    from tilebag.formats import gcg
+
+    if args.engine == "sim" and args.seconds <= 0:
+        raise FormatError("--seconds must be more than 0")
+    status = 0
+    records = []
+    for name in args.games:
+        try:
+            records.append((name, gcg.load(name)))
+        except OSError as err:
+            print(f"{name}: cannot read: {err.strerror or err}", file=sys.stderr)
+            status = 2
+        except FormatError as err:
+            print(err, file=sys.stderr)
+            status = 2
+    job = AnalysisJob(args.lexicon, args.leaves, args.top, args.seconds if args.engine == "sim" else None)
+    done, stopped = analyze_records(records, job, backend_for(args.cluster, args.workers))
+    for analysed in done:
+        if analysed.error is not None:
+            print(f"{analysed.source}: {analysed.error}", file=sys.stderr)
+            status = 2
+        elif args.json:
+            print(json.dumps({"source": analysed.source, **analysed.data}))
+        else:
+            sys.stdout.write(f"== {analysed.source}\n{analysed.report}\n")
+    return 130 if stopped else status
+
+
 def _parses_as(path: str, alphabet: str) -> bool:
     from tilebag.formats import gcg
 
@@ -79,6 +110,12 @@ def analyze(args: argparse.Namespace) -> int:
     if args.top < 1:
         print(f"tilebag: --top must be at least 1, got {args.top}", file=sys.stderr)
         return 2
+    if args.workers is not None and args.workers < 1:
+        print("tilebag: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if len(args.games) > 1 or args.cluster:
+        return _analyze_many(args)
+    args.game = args.games[0]
     try:
         record = gcg.load(args.game)
     except OSError as err:
@@ -94,7 +131,7 @@ def analyze(args: argparse.Namespace) -> int:
         analysis = analyze_game(record, lexicon=lexicon, leaves=leaves, top=args.top, progress=report, source=args.game)
     reviews = None
     if args.engine == "sim":
-        from tilebag.engine.sim_review import review_game
+        from tilebag.engine.sim_review import review_game, sim_report
 
         if args.seconds <= 0:
             raise FormatError("--seconds must be more than 0")
@@ -113,17 +150,7 @@ def analyze(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(analysis.report())
         if reviews is not None:
-            sys.stdout.write(_sim_report(reviews, args.seconds))
+            sys.stdout.write(sim_report(reviews, args.seconds))
     return 0
 
 
-def _sim_report(reviews: list[WinReview], seconds: float) -> str:
-    """The simulated turns, and the chance of winning each player gave away."""
-    lines = ["", f"Chance of winning by simulation ({seconds:g} s a turn; turns with tiles in the bag):",
-             f"{'':>3} {'player':<12} {'played':<20} {'win':>6}   {'best found':<20} {'win':>6}   lost"]
-    lines += [review.line() for review in reviews]
-    totals: dict[str, float] = {}
-    for review in reviews:
-        totals[review.name] = totals.get(review.name, 0.0) + review.lost
-    lines += [f"{name}: {100 * lost:.1f} points of winning chance lost in all" for name, lost in totals.items()]
-    return "\n".join(lines) + "\n"
