@@ -4,6 +4,7 @@ requests that change nothing, and a ``kill -9`` in the middle of a game."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -23,6 +24,7 @@ pytest.importorskip("fastapi", reason="the server tests need the server extra")
 from tilebag.engine import Engine  # noqa: E402
 from tilebag.formats import cgp  # noqa: E402
 from tilebag.lexicon import default_lexicon  # noqa: E402
+from tilebag.server.store import Store  # noqa: E402
 
 
 def free_port() -> int:
@@ -531,3 +533,48 @@ def test_four_seats_two_people_two_bots_play_to_the_end_and_nothing_leaks(server
         pytest.fail("the four-seat game did not end")
     final = get(server, game)
     assert final["status"] == "over" and len(final["racks"]) == 4  # type: ignore[arg-type]
+
+
+def _analysis(url: str, game: str, timeout: float = 120.0) -> tuple[dict[str, object], list[int]]:
+    """The game's analysis once the queue made it, and the status codes seen on the way."""
+    codes = []
+    deadline = time.monotonic() + timeout
+    while True:
+        response = httpx.get(f"{url}/api/games/{game}/analysis", timeout=10)
+        codes.append(response.status_code)
+        if response.status_code == 200:
+            return response.json(), codes
+        assert response.status_code in (202, 409), response.text
+        assert time.monotonic() < deadline, f"no analysis in {timeout} s: {response.text}"
+        time.sleep(0.2)
+
+
+def test_finished_games_are_analysed_by_the_queue_and_kept_with_the_game(server: Server) -> None:
+    made = create(server, [{"bot": "static"}, {"bot": "greedy"}], seed=12)
+    data, codes = _analysis(server.url, str(made["id"]))
+    assert data["status"] == "done" and data["turns"] and len(data["totals"]) == 2  # type: ignore[arg-type]
+    assert 202 in codes or codes.count(409) > 0  # it was made in the background, not in the request
+    store = Store(f"sqlite:///{server.db}", migrate_schema=False)
+    row = store.analysis(str(made["id"]))
+    assert row is not None and row.status == "done" and row.worker and row.result == {
+        k: v for k, v in data.items() if k != "status"}
+    server.kill()
+    server.start()  # a new process reads the analysis kept with the game: no new work
+    again = httpx.get(f"{server.url}/api/games/{made['id']}/analysis", timeout=10)
+    assert again.status_code == 200 and again.json() == data
+    assert store.analysis(str(made["id"])) == row
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed: pip install 'tilebag[cluster]'")
+def test_a_server_sends_the_analysis_of_finished_games_to_ray(tmp_path: Path) -> None:
+    port = free_port()
+    process = launch(port, tmp_path / "games.db", "--cluster", "auto", "--analysis-workers", "1")
+    try:
+        url = f"http://127.0.0.1:{port}"
+        made = httpx.post(f"{url}/api/games", json={"seats": [{"bot": "static"}, {"bot": "static"}], "seed": 5}).json()
+        data, _ = _analysis(url, made["id"])
+        assert data["status"] == "done" and data["turns"]
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=60)
+    assert "analysed on auto" in out and "analysed 1 finished games on ray" in out, out

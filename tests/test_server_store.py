@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,42 @@ def test_the_lobby_lists_games_not_over_without_rebuilding_them(tmp_path: Path) 
     listed = store.lobby()
     assert [game_id for game_id, *_ in listed] == [running]
     assert listed[0][3] == seats and listed[0][2] == "playing"
+
+
+def _claim_all_from_two_stores(url: str) -> None:
+    first, second = Store(url), Store(url, migrate_schema=False)
+    games = [first.create_game({"rules": "standard"}, n, [SeatRow(0, "a", "person", None, "h")]) for n in range(30)]
+    for game in games:
+        assert first.queue_analysis(game)
+    assert not second.queue_analysis(games[0])  # once in the queue
+    taken: dict[str, list[str]] = {"first": [], "second": []}
+
+    def claim(name: str, store: Store) -> None:
+        while batch := store.claim_analyses(name, limit=3):
+            taken[name] += batch
+
+    workers = [threading.Thread(target=claim, args=(name, store)) for name, store in (("first", first), ("second", second))]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert sorted(taken["first"] + taken["second"]) == sorted(games)  # every game taken, and by one store only
+    assert first.claim_analyses("third") == []
+    first.finish_analysis(games[0], result={"turns": []})
+    second.finish_analysis(games[1], error="the record is not a game")
+    done, failed = second.analysis(games[0]), first.analysis(games[1])
+    assert done is not None and done.status == "done" and done.result == {"turns": []}
+    assert failed is not None and failed.status == "failed" and failed.error == "the record is not a game"
+    # an analysis taken by a process that died is taken again once it is stale
+    assert sorted(first.claim_analyses("late", limit=100, stale_after=0.0)) == sorted(games[2:])
+
+
+def test_two_stores_share_the_analysis_queue_and_never_take_a_game_twice(tmp_path: Path) -> None:
+    _claim_all_from_two_stores(f"sqlite:///{tmp_path / 'games.db'}")
+
+
+def test_the_analysis_queue_on_a_real_postgresql() -> None:
+    from services import postgresql
+
+    with postgresql() as database:
+        _claim_all_from_two_stores("postgresql+psycopg://" + database.removeprefix("postgresql://"))

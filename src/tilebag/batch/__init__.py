@@ -25,7 +25,8 @@ seed.
 [(0, 1), (1, 4), (2, 9)]
 """
 
-from tilebag.batch.backend import Backend, BatchDone, ClusterError, Job, backend_for
+from tilebag.batch.backend import Backend, BatchDone, ClusterError, Job
+from tilebag.batch.choose import backend_for
 from tilebag.batch.local import LocalBackend
 from tilebag.batch.runner import RunResult, run_job
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import time
@@ -29,14 +30,23 @@ def _run_here(items: Sequence[object]) -> BatchDone[object]:
 
 
 class LocalBackend(Backend):
-    """``workers`` processes (default: every core); with one, the batches
-    run in this process, one at a time, when :meth:`wait` is called. A
-    process that dies is replaced and its batches are done again."""
+    """``workers`` processes (default: every core); with one (unless
+    ``in_process`` is False), the batches run in this process, one at a
+    time, when :meth:`wait` is called. A process that dies is replaced and
+    its batches are done again.
+
+    :param start_method: how worker processes start (``fork``, ``spawn``,
+        ``forkserver``; default: the platform's). A threaded program, a
+        server, should not fork.
+    """
 
     name = "local"
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, *, in_process: bool | None = None,
+                 start_method: str | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
+        self.in_process = self.workers == 1 if in_process is None else in_process
+        self.start_method = start_method
         self._job: Job[object, object] | None = None
         self._state: object = None
         self._pool: ProcessPoolExecutor | None = None
@@ -50,15 +60,21 @@ class LocalBackend(Backend):
         return self.workers
 
     def start(self, job: Job[object, object]) -> None:  # type: ignore[override]
+        if self._job is not None:
+            if job == self._job:
+                return  # the workers have it loaded
+            self.close()
         self._job = job
-        if self.workers == 1:
+        if self.in_process:
             self._state = job.load()
         else:
             self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
         assert self._job is not None, "start the backend with a job"
-        return ProcessPoolExecutor(max_workers=self.workers, initializer=_load, initargs=(self._job,))
+        context = multiprocessing.get_context(self.start_method) if self.start_method else None
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_load,
+                                   initargs=(self._job,))
 
     def alive(self) -> int:
         if self._pool is None:
@@ -119,3 +135,5 @@ class LocalBackend(Backend):
             self._pool = None
         self._futures = {}
         self._queued = []
+        self._job = None
+        self._state = None

@@ -83,6 +83,10 @@ class RayBackend(Backend):
         return len(self._actors)
 
     def start(self, job: Job[object, object]) -> None:  # type: ignore[override]
+        if self._actors:
+            if job == self._job:
+                return  # the workers have it loaded
+            self._stop_actors()
         self._connect()
         ray = self.ray
         cpus = int(ray.cluster_resources().get("CPU", 1))
@@ -147,13 +151,17 @@ class RayBackend(Backend):
         self._actors.append(fresh)
         self._idle.append(fresh)
 
-    def close(self) -> None:
-        ray = self.ray
+    def _stop_actors(self) -> None:
         for actor in self._actors:
             try:
-                ray.kill(actor)
+                self.ray.kill(actor)
             except Exception:  # already gone
                 pass
         self._actors, self._idle, self._running, self._queued = [], [], {}, []
+        self._job = None
+
+    def close(self) -> None:
+        ray = self.ray
+        self._stop_actors()
         if self._started_here and ray.is_initialized():
             ray.shutdown()

@@ -63,6 +63,7 @@ def run_job(
     on_result: Callable[[int, Result], None] | None = None,
     weight: Callable[[Result], int] | None = None,
     steps: int | None = None,
+    close: bool = True,
 ) -> RunResult[Result]:
     """Do every item of ``items`` (but the indexes in ``skip``, done
     before) on ``backend``, calling ``on_result(index, result)`` as each
@@ -71,6 +72,8 @@ def run_job(
     :param weight: how many steps of the progress bar a result counts for
         (default 1; a pair of games counts 2).
     :param steps: the steps left in all (default: the items left).
+    :param close: stop the backend's workers at the end (``False`` keeps
+        them, loaded, for the next run of the same job).
     """
     todo = [index for index in range(len(items)) if index not in skip]
     run: RunResult[Result] = RunResult(backend=backend.name)
@@ -123,6 +126,7 @@ def run_job(
         finally:
             run.workers = max(run.workers, backend.alive())
             run.overheads = list(getattr(backend, "overheads", []))
-            backend.close()
+            if close or run.stopped:
+                backend.close()
     run.seconds = time.perf_counter() - started
     return run

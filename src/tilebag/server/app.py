@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -30,6 +30,9 @@ from tilebag.game import GameState
 from tilebag.server.pages import add_pages
 from tilebag.server.rooms import Chat, Room, RoomError, Rooms, hash_token, rules_of
 from tilebag.server.views import STATUS, clock_message, event_message, view_json
+
+if TYPE_CHECKING:
+    from tilebag.server.analyses import AnalysisQueue
 
 LOGGER = logging.getLogger("tilebag.server")
 
@@ -122,8 +125,12 @@ def _json(text: str, headers: dict[str, str] | None = None) -> Response:
     return Response(content=text, media_type="application/json", headers=headers)
 
 
-def create_app(rooms: Rooms, *, allow_seeds: bool = False, bot_workers: int = 1) -> FastAPI:
-    """The API over these rooms (``bot_workers``: how many bots may think at once)."""
+def create_app(
+    rooms: Rooms, *, allow_seeds: bool = False, bot_workers: int = 1, analyses: AnalysisQueue | None = None
+) -> FastAPI:
+    """The API over these rooms (``bot_workers``: how many bots may think at
+    once; ``analyses``: the queue that analyses finished games, else each
+    is analysed when first asked for)."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -205,7 +212,7 @@ def create_app(rooms: Rooms, *, allow_seeds: bool = False, bot_workers: int = 1)
             raise RoomError(400, "malformed request: send a JSON object")
         return data
 
-    add_pages(app, room_of, read, _token, body)
+    add_pages(app, room_of, read, _token, body, rooms, analyses)
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict[str, object]:

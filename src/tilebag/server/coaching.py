@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tilebag.engine.analysis import analyze_game
 from tilebag.engine.players import StaticPlayer
-from tilebag.game import GameState
+from tilebag.game import Game, GameState
 from tilebag.lexicon import GraphLexicon
 from tilebag.move import MoveKind
 from tilebag.server.rooms import Room, RoomError
@@ -80,13 +80,25 @@ def _better(room: Room, seat: int) -> list[str]:
 
 def analysis_of(room: Room) -> dict[str, object]:
     """Each turn of a finished game against the best plays by equity, with
-    each player's totals (:meth:`tilebag.engine.analysis.GameAnalysis.to_dict`).
+    each player's totals (:meth:`tilebag.engine.analysis.GameAnalysis.to_dict`),
+    made here and now (a server with an analysis queue reads it from the
+    database instead).
 
     :raises RoomError: (409) before the end: it would show every rack.
+    """
+    game = analysable(room)
+    assert isinstance(game.lexicon, GraphLexicon)
+    return analyze_game(game.record(), lexicon=game.lexicon, top=3).to_dict()
+
+
+def analysable(room: Room) -> Game:
+    """The room's game, when it may be analysed.
+
+    :raises RoomError: (409) before the end, or without a word graph.
     """
     game = room.game
     if game.state is not GameState.OVER:
         raise RoomError(409, "the analysis is shown once the game is over")
     if not isinstance(game.lexicon, GraphLexicon):
         raise RoomError(409, "this lexicon has no word graph to analyse with")
-    return analyze_game(game.record(), lexicon=game.lexicon, top=3).to_dict()
+    return game

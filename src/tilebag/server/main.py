@@ -7,8 +7,13 @@ import gc
 import logging
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from tilebag.server.store import Store, default_database
+
+if TYPE_CHECKING:
+    from tilebag.server.analyses import AnalysisQueue
+    from tilebag.server.rooms import Rooms
 
 
 def database_url(given: str | None) -> tuple[str, str]:
@@ -26,6 +31,7 @@ def serve(args: argparse.Namespace) -> int:
     """Start the server; the exit status."""
     import uvicorn
 
+    from tilebag.batch import ClusterError
     from tilebag.server.app import create_app
     from tilebag.server.broker import broker_for
     from tilebag.server.rooms import Rooms
@@ -59,9 +65,41 @@ def serve(args: argparse.Namespace) -> int:
     # garbage collector's full passes, which would otherwise stop every request for a tenth of a second
     gc.collect()
     gc.freeze()
-    app = create_app(rooms, allow_seeds=args.allow_seeds, bot_workers=max(1, args.bot_workers))
+    try:
+        analyses = _analysis_queue(args, rooms)
+    except ClusterError as err:
+        print(f"tilebag serve: {err}", file=sys.stderr)
+        return 2
+    app = create_app(rooms, allow_seeds=args.allow_seeds, bot_workers=max(1, args.bot_workers), analyses=analyses)
     print(f"tilebag serve: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
     threading.current_thread().name = "tilebag-serve"
     sys.setswitchinterval(0.0005)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False)
+    finally:
+        if analyses is not None:
+            analyses.stop()
     return 0
+
+
+def _analysis_queue(args: argparse.Namespace, rooms: Rooms) -> AnalysisQueue | None:
+    """The queue that analyses finished games (``None`` with ``--analysis-workers 0``).
+
+    :raises ClusterError: for a cluster that cannot be used.
+    """
+    if args.analysis_workers == 0 and not args.cluster:
+        return None
+    from tilebag.batch import LocalBackend, backend_for
+    from tilebag.server.analyses import AnalysisQueue
+
+    if args.cluster:
+        backend = backend_for(args.cluster, args.analysis_workers or None)
+    else:  # worker processes of its own, started afresh: a threaded server must not fork
+        backend = LocalBackend(args.analysis_workers, in_process=False, start_method="spawn")
+    seconds = args.analysis_seconds if args.analysis_seconds and args.analysis_seconds > 0 else None
+    queue = AnalysisQueue(rooms, backend, seconds=seconds)
+    rooms.game_over = lambda _game_id: queue.wake()
+    queue.start()
+    where = args.cluster or f"{args.analysis_workers} process(es)"
+    print(f"tilebag serve: finished games are analysed on {where}", file=sys.stderr)
+    return queue

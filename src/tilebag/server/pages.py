@@ -7,10 +7,11 @@ options, bots), a game's board layout and tiles, and a preview of a play.
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -18,11 +19,13 @@ from tilebag.engine.bots import BOTS
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.game import GameState
 from tilebag.rules import OPTIONS, PRESET_HELP, PRESETS
-from tilebag.server.coaching import ASKS, analysis_of, coach
-from tilebag.server.rooms import Room, RoomError
+from tilebag.server.coaching import ASKS, analysable, analysis_of, coach
+from tilebag.server.rooms import Room, RoomError, Rooms
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
+
+    from tilebag.server.analyses import AnalysisQueue
 
 T = TypeVar("T")
 
@@ -90,6 +93,8 @@ def add_pages(
     read: Callable[[Room, Callable[[], Any]], Awaitable[Any]],
     token_of: Callable[[Request], str | None],
     body: Callable[[Request], Awaitable[dict[str, Any]]],
+    rooms: Rooms,
+    analyses: AnalysisQueue | None = None,
 ) -> None:
     """The client's pages and files, and its read-only endpoints, on ``app``."""
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
@@ -136,12 +141,30 @@ def add_pages(
         return {"lines": await asyncio.to_thread(_locked, room, lambda: coach(room, seat, ask))}
 
     @app.get("/api/games/{game_id}/analysis")
-    async def analysis(game_id: str) -> dict[str, object]:
-        """Each turn of a finished game against the best plays by equity."""
+    async def analysis(game_id: str, response: Response) -> dict[str, object]:
+        """Each turn of a finished game against the best plays by equity,
+        from the database once the analysis queue made it: until then,
+        202 and ``{"status": "queued"}`` (or ``"running"``)."""
         room = await room_of(game_id)
-        if room.analysis is None:
-            room.analysis = await asyncio.to_thread(_locked, room, lambda: analysis_of(room))
-        return room.analysis
+        await asyncio.to_thread(_locked, room, lambda: analysable(room))
+        store = rooms.store
+        row = await asyncio.to_thread(store.analysis, game_id)
+        if row is None or (analyses is None and row.status != "done"):
+            if analyses is None:  # no queue in this process: made now, and kept
+                data = await asyncio.to_thread(_locked, room, lambda: analysis_of(room))
+                await asyncio.to_thread(store.queue_analysis, game_id)
+                await asyncio.to_thread(partial(store.finish_analysis, game_id, result=data))
+                return {**data, "status": "done"}
+            await asyncio.to_thread(store.queue_analysis, game_id)  # a game that ended before the queue was
+            analyses.wake()
+            response.status_code = 202
+            return {"status": "queued"}
+        if row.status == "done" and row.result is not None:
+            return {**row.result, "status": "done"}
+        if row.status == "failed":
+            return {"status": "failed", "error": row.error or "the analysis failed"}
+        response.status_code = 202
+        return {"status": row.status}
 
 
 def _locked(room: Room, work: Callable[[], T]) -> T:

@@ -87,8 +87,6 @@ class Room:
     """For each event of the table's log, the stored action it came of."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[Callable[[Room], None]] = field(default_factory=list)
-    analysis: dict[str, object] | None = None
-    """The finished game's analysis, once someone asked for it."""
     views: dict[int | None, tuple[object, str]] = field(default_factory=dict)
     """Each seat's last view as JSON text, with the state it shows (see :func:`~tilebag.server.views.view_json`)."""
 
@@ -155,6 +153,8 @@ class Rooms:
         self._lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}
         self._lexicons = dict(lexicons or {})
+        self.game_over: Callable[[str], None] | None = None
+        """Told the id of each game that ends here (the analysis queue listens)."""
 
     def lexicon(self, name: str | None) -> Lexicon:
         key = name or "default"
@@ -428,6 +428,9 @@ class Rooms:
                 room.seq = self._add(room, event.seat, "resign", "", None)
         if game.state is GameState.OVER:
             self.store.set_status(room.game_id, "over")
+            self.store.queue_analysis(room.game_id)
+            if self.game_over is not None:
+                self.game_over(room.game_id)
         else:
             room.table.start_timing()
         self._told(room)

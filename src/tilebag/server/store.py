@@ -20,11 +20,11 @@ import json
 import secrets
 import threading
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 
-from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, func, insert, select
+from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -74,6 +74,34 @@ class ActionTable(Base):
     text: Mapped[str] = mapped_column(Text, default="")
     seconds: Mapped[float | None] = mapped_column(nullable=True)
     created: Mapped[str] = mapped_column(String(40))
+
+
+class AnalysisTable(Base):
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(10))
+    """``queued``, ``running`` (a server took it), ``done`` or ``failed``."""
+    queued: Mapped[str] = mapped_column(String(40))
+    started: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    finished: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    worker: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """The server process that took it (host and process id)."""
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The analysis as JSON (:meth:`tilebag.engine.analysis.GameAnalysis.to_dict`)."""
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+@dataclass(frozen=True)
+class AnalysisRow:
+    """A finished game's place in the analysis queue, and its analysis once done."""
+
+    game_id: str
+    status: str
+    result: dict[str, object] | None
+    error: str | None
+    worker: str | None
+    finished: str | None
 
 
 @dataclass(frozen=True)
@@ -242,6 +270,58 @@ class Store:
             if status is not None:
                 query = query.where(GameTable.status == status)
             return list(session.scalars(query))
+
+
+    # -- the analysis queue ------------------------------------------------------------------
+
+    def queue_analysis(self, game_id: str) -> bool:
+        """Put a finished game in the analysis queue (once: False when it is there already)."""
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(AnalysisTable), {"game_id": game_id, "status": "queued", "queued": _now()})
+            return True
+        except IntegrityError:
+            return False
+
+    def claim_analyses(self, worker: str, *, limit: int = 8, stale_after: float = 600.0) -> list[str]:
+        """Take up to ``limit`` queued games for ``worker``, oldest first,
+        and those another worker took more than ``stale_after`` seconds ago
+        and never finished (its process died). Each game is taken by one
+        worker only, whichever processes share the database."""
+        row = AnalysisTable
+        stale = (datetime.now(UTC) - timedelta(seconds=stale_after)).isoformat(timespec="milliseconds")
+        waiting = (row.status == "queued") | ((row.status == "running") & (row.started < stale))
+        with self.engine.connect() as connection:
+            candidates = list(connection.execute(
+                select(row.game_id).where(waiting).order_by(row.queued).limit(limit)).scalars())
+        taken = []
+        for game_id in candidates:
+            with self.engine.begin() as connection:  # the row changes only if no one took it meanwhile
+                claimed = connection.execute(
+                    update(row).where(row.game_id == game_id, waiting)
+                    .values(status="running", worker=worker[:80], started=_now())
+                )
+                if claimed.rowcount == 1:
+                    taken.append(game_id)
+        return taken
+
+    def finish_analysis(self, game_id: str, *, result: dict[str, object] | None = None, error: str | None = None) -> None:
+        """Store a game's analysis (or why there is none)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(AnalysisTable).where(AnalysisTable.game_id == game_id).values(
+                    status="done" if error is None else "failed", finished=_now(),
+                    result=None if result is None else json.dumps(result), error=error)
+            )
+
+    def analysis(self, game_id: str) -> AnalysisRow | None:
+        """A game's analysis row, or ``None`` when it was never queued."""
+        with Session(self.engine) as session:
+            row = session.get(AnalysisTable, game_id)
+            if row is None:
+                return None
+            result = json.loads(row.result) if row.result else None
+            return AnalysisRow(row.game_id, row.status, result, row.error, row.worker, row.finished)
 
 
 def default_database() -> Path:

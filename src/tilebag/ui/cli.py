@@ -515,8 +515,16 @@ COMMANDS: tuple[Command, ...] = (
             arg("--allow-seeds", action="store_true", help="accept a seed when a game is created (tests, teaching)"),
             arg("--bot-workers", type=int, default=1, metavar="N",
                 help="processes the bots think in (default 1; 0: in the server's own process)"),
+            arg("--analysis-workers", type=int, default=1, metavar="N",
+                help="processes that analyse finished games (default 1; 0: each game when first asked for)"),
+            arg("--analysis-seconds", type=float, default=0.0, metavar="S",
+                help="also simulate each turn of a finished game for S seconds (default 0: static equity only)"),
+            CLUSTER,
         ),
-        description="Serve games that people play from their own devices: see docs/api.md.",
+        description=(
+            "Serve games that people play from their own devices: see docs/api.md. Finished games are queued in "
+            "the database and analysed by worker processes, or on Ray with --cluster (docs/cluster.md)."
+        ),
     ),
     Command(
         "info",

@@ -187,7 +187,14 @@ async function ask(question) {
 async function analyse() {
   $("analysis-body").textContent = "Analysing…";
   try {
-    const found = await api(`/api/games/${gameId}/analysis`);
+    let found = await api(`/api/games/${gameId}/analysis`);
+    while (found.status === "queued" || found.status === "running") {
+      // the server's analysis queue has it: ask again shortly
+      $("analysis-body").textContent = found.status === "queued" ? "Waiting for the analysis…" : "Analysing…";
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      found = await api(`/api/games/${gameId}/analysis`);
+    }
+    if (found.status === "failed") throw new Error(found.error);
     const totals = el("table", {}, el("caption", { text: "Per player" }),
       el("tr", {}, ...["player", "equity lost", "best plays", "mistakes", "blunders", "bingos", "missed bingos", "mistake score"].map((h) => el("th", { scope: "col", text: h }))));
     for (const t of found.totals) {
