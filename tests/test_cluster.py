@@ -80,6 +80,12 @@ def test_analyze_takes_many_records_and_says_which_it_cannot_read(tmp_path: Path
     lines = [json.loads(line) for line in two.stdout.splitlines()]
     assert [line["source"] for line in lines] == names and all(line["turns"] for line in lines)
     assert two.stdout == one.stdout
+    results = tmp_path / "analyses.jsonl"
+    kept = analyze("--workers", "2", "--results", str(results))
+    assert kept.stdout == one.stdout and len(results.read_text().splitlines()) == 1 + len(names)
+    results.write_text("".join(results.read_text().splitlines(keepends=True)[:2]))  # as if stopped after one
+    again = analyze("--workers", "2", "--results", str(results))
+    assert again.stdout == one.stdout and len(results.read_text().splitlines()) == 1 + len(names)
 
 
 def test_a_results_file_of_another_match_is_refused(tmp_path: Path) -> None:

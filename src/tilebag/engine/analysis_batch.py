@@ -15,7 +15,7 @@ JSON-ready data and as the text report ``tilebag analyze`` prints.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -75,8 +75,11 @@ def analyze_records(
     backend: Backend,
     *,
     progress: bool | None = None,
+    skip: frozenset[int] = frozenset(),
+    on_result: Callable[[int, AnalysedRecord], None] | None = None,
 ) -> tuple[list[AnalysedRecord], bool]:
     """Each record's analysis, in the order given, and whether the run was
-    stopped (Ctrl+C) before the last: then only those finished are listed."""
-    run = run_job(job, records, backend, label="records", progress=progress)
+    stopped (Ctrl+C) before the last: then only those finished are listed.
+    Records whose index is in ``skip`` are left out (done before)."""
+    run = run_job(job, records, backend, label="records", progress=progress, skip=skip, on_result=on_result)
     return [run.results[i] for i in range(len(records)) if i in run.results], run.stopped

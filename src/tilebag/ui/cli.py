@@ -150,6 +150,8 @@ COMMANDS: tuple[Command, ...] = (
             arg("--workers", type=int, metavar="K",
                 help="with several records: processes to analyse them in (default: every core)"),
             CLUSTER,
+            arg("--results", metavar="FILE",
+                help="with several records: keep each analysis in FILE (JSON lines); run again to go on after a stop"),
             json_arg("print one JSON document: the turns and the totals (one line per record with several)"),
             LEXICON,
             LEAVES,

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tilebag.errors import FormatError
+
+if TYPE_CHECKING:
+    from tilebag.engine.analysis_batch import AnalysedRecord, AnalysisJob
 
 
 def gcg_check(args: argparse.Namespace) -> int:
@@ -76,7 +81,19 @@ def _analyze_many(args: argparse.Namespace) -> int:
             print(err, file=sys.stderr)
             status = 2
     job = AnalysisJob(args.lexicon, args.leaves, args.top, args.seconds if args.engine == "sim" else None)
-    done, stopped = analyze_records(records, job, backend_for(args.cluster, args.workers))
+    kept: dict[str, AnalysedRecord] = {}
+    if args.results:
+        kept = _read_analyses(Path(args.results), job)
+
+    def finished(_index: int, analysed: AnalysedRecord) -> None:
+        if args.results and analysed.error is None:
+            with open(args.results, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"source": analysed.source, "report": analysed.report, **analysed.data}) + "\n")
+
+    skip = frozenset(i for i, (name, _) in enumerate(records) if name in kept)
+    fresh, stopped = analyze_records(records, job, backend_for(args.cluster, args.workers), skip=skip, on_result=finished)
+    by_source = {**kept, **{analysed.source: analysed for analysed in fresh}}
+    done = [by_source[name] for name, _ in records if name in by_source]
     for analysed in done:
         if analysed.error is not None:
             print(f"{analysed.source}: {analysed.error}", file=sys.stderr)
@@ -86,6 +103,35 @@ def _analyze_many(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(f"== {analysed.source}\n{analysed.report}\n")
     return 130 if stopped else status
+
+
+def _read_analyses(path: Path, job: AnalysisJob) -> dict[str, AnalysedRecord]:
+    """The analyses a results file kept, by record (after a line naming the settings)."""
+    import json
+    from dataclasses import asdict
+
+    from tilebag.engine.analysis_batch import AnalysedRecord
+
+    header = {"analyze": asdict(job)}
+    if not path.exists():
+        path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+        return {}
+    kept: dict[str, AnalysedRecord] = {}
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            try:
+                data = json.loads(line)
+                if number == 1:
+                    if data != header:
+                        raise FormatError(f"it holds analyses made with other settings: {data}", source=str(path))
+                    continue
+                source, report = data.pop("source"), data.pop("report")
+            except (KeyError, TypeError, AttributeError, json.JSONDecodeError):
+                if number > 1 and not line.endswith("\n"):
+                    break  # the last line, cut short by a stop
+                raise FormatError("not an analysis", source=str(path), line=number) from None
+            kept[str(source)] = AnalysedRecord(str(source), data, str(report))
+    return kept
 
 
 def _parses_as(path: str, alphabet: str) -> bool:
@@ -113,7 +159,7 @@ def analyze(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("tilebag: --workers must be at least 1", file=sys.stderr)
         return 2
-    if len(args.games) > 1 or args.cluster:
+    if len(args.games) > 1 or args.cluster or args.results:
         return _analyze_many(args)
     args.game = args.games[0]
     try:
