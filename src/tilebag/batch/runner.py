@@ -37,6 +37,8 @@ class RunResult(Generic[Result]):
     """Per batch: its round trip less the worker's time on it."""
     workers: int = 1
     backend: str = "local"
+    startup: float = 0.0
+    """Seconds to start the workers (Ray itself, and each worker's load)."""
 
     @property
     def overhead_share(self) -> float:
@@ -49,7 +51,8 @@ class RunResult(Generic[Result]):
         """One line for a log."""
         median = statistics.median(self.overheads) * 1000 if self.overheads else 0.0
         return (f"{self.backend}: {self.workers} workers, {len(self.results)} items in {self.batches} batches, "
-                f"{self.seconds:.1f} s; {median:.1f} ms a batch besides the work ({self.overhead_share:.1%})")
+                f"{self.seconds:.1f} s ({self.startup:.1f} s to start); {median:.1f} ms a batch besides the work "
+                f"({self.overhead_share:.1%})")
 
 
 def run_job(
@@ -95,6 +98,7 @@ def run_job(
         return chunk
 
     backend.start(job)
+    run.startup = time.perf_counter() - started
     run.workers = backend.alive()
     done_steps = returned = 0
     with Progress(len(todo) if steps is None else steps, label, enabled=progress) as bar:

@@ -21,7 +21,7 @@ def match(args: argparse.Namespace) -> int:
     try:
         result = run_match(
             args.a, args.b, games=args.games, seed=args.seed, workers=args.workers, rules=rules, cluster=args.cluster,
-            results=args.results, log=(lambda line: print(line, file=sys.stderr)) if args.cluster else None,
+            results=args.results, log=lambda line: print(line, file=sys.stderr),
         )
     except ValueError as error:  # a results file of another match
         print(f"tilebag: {error}", file=sys.stderr)
