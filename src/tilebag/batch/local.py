@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -16,11 +17,28 @@ _job: Job[object, object] | None = None
 _state: object = None
 
 
+def exit_with_parent(poll: float = 1.0) -> None:
+    """In a worker process: end it soon after the process that started it
+    is gone. A parent killed outright (``kill -9``, or a server whose last
+    act is to re-raise the SIGTERM it was stopped with) never stops its
+    workers, and a worker waiting for work would otherwise live on."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="tilebag-parent-watch", daemon=True).start()
+
+
 def _load(job: Job[object, object]) -> None:
     """A worker process starts: the job is loaded once."""
     global _job, _state
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's: it keeps what was done
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    exit_with_parent()
     _job, _state = job, job.load()
 
 

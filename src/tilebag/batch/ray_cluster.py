@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -64,10 +66,16 @@ class RayBackend(Backend):
         self.replaced = 0
         self.overheads: list[float] = []
 
-    def _connect(self) -> None:
+    def connect(self) -> None:
+        """Start or join Ray now (else the first run does). Called from the
+        main thread, it keeps the program's own SIGINT and SIGTERM handlers:
+        Ray's core would take SIGTERM over and abort on it, and a server or a
+        training run stopped with SIGTERM could not stop its work cleanly."""
         ray = self.ray
         if ray.is_initialized():
             return
+        main = threading.current_thread() is threading.main_thread()
+        kept = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)} if main else {}
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING}
         try:
             if self.address is None:
@@ -77,6 +85,9 @@ class RayBackend(Backend):
                 ray.init(address=self.address, **options)
         except Exception as error:  # Ray raises many kinds; the user needs one line
             raise ClusterError(f"could not start or join Ray at {self.address or 'this machine'}: {error}") from error
+        for number, handler in kept.items():
+            if handler is not None:
+                signal.signal(number, handler)
 
     @property
     def slots(self) -> int:
@@ -87,7 +98,7 @@ class RayBackend(Backend):
             if job == self._job:
                 return  # the workers have it loaded
             self._stop_actors()
-        self._connect()
+        self.connect()
         ray = self.ray
         cpus = int(ray.cluster_resources().get("CPU", 1))
         count = max(1, min(cpus, self.requested or cpus))

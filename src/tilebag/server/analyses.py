@@ -65,9 +65,14 @@ class AnalysisQueue:
         self._wake.set()
 
     def stop(self) -> None:
+        """Stop taking games and stop the workers (an analysis under way is
+        taken again by a server later, once it is stale)."""
+        if self._stop.is_set():
+            return
         self._stop.set()
         self._wake.set()
-        self._thread.join(timeout=30)
+        if self._thread.is_alive():
+            self._thread.join(timeout=30)
         self.backend.close()
 
     def _run(self) -> None:

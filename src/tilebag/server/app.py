@@ -146,6 +146,11 @@ def create_app(
         task = asyncio.create_task(watch_clocks())
         yield
         task.cancel()
+        # the workers stopped now, while shutting down: uvicorn ends the process with the signal it got
+        if analyses is not None:
+            await asyncio.to_thread(analyses.stop)
+        if rooms.thinkers is not None:
+            await asyncio.to_thread(rooms.thinkers.close)
 
     app = FastAPI(
         title="tilebag", description="Online play of the SCRABBLE crossword game (see docs/api.md).", lifespan=lifespan

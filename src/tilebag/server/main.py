@@ -94,6 +94,9 @@ def _analysis_queue(args: argparse.Namespace, rooms: Rooms) -> AnalysisQueue | N
 
     if args.cluster:
         backend = backend_for(args.cluster, args.analysis_workers or None)
+        connect = getattr(backend, "connect", None)
+        if connect is not None:
+            connect()  # here, before the web server sets its signal handlers: Ray must not take them over
     else:  # worker processes of its own, started afresh: a threaded server must not fork
         backend = LocalBackend(args.analysis_workers, in_process=False, start_method="spawn")
     seconds = args.analysis_seconds if args.analysis_seconds and args.analysis_seconds > 0 else None

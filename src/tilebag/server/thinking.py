@@ -37,9 +37,11 @@ _worker_rooms: Rooms | None = None
 
 def _start_worker(url: str) -> None:
     global _worker_rooms
+    from tilebag.batch.local import exit_with_parent
     from tilebag.server.rooms import Rooms
     from tilebag.server.store import Store
 
+    exit_with_parent()  # a server killed outright leaves no bot worker behind
     _worker_rooms = Rooms(Store(url, migrate_schema=False))
 
 
