@@ -247,3 +247,24 @@ def test_the_turn_timer_counts_down_on_the_page(web: Server, browser: sync_api.B
     first = left()
     page.wait_for_timeout(2500)
     assert 1 <= first - left() <= 4
+
+
+def test_the_analysis_view_shows_what_the_servers_queue_made_simulation_included(
+    tmp_path: Path, browser: sync_api.Browser
+) -> None:
+    port = free_port()
+    process = launch(port, tmp_path / "games.db", "--analysis-seconds", "0.05")
+    try:
+        url = f"http://127.0.0.1:{port}"
+        made = httpx.post(f"{url}/api/games", json={"seats": [{"bot": "static"}, {"bot": "greedy"}], "seed": 8}).json()
+        page = browser.new_page()
+        page.goto(f"{url}/games/{made['id']}")  # an onlooker: the game plays itself out
+        page.wait_for_selector("#analysis:not([hidden])", timeout=60_000)
+        page.click("#analyse")
+        page.wait_for_selector("#analysis-sim", timeout=120_000)  # asked again while the queue worked
+        text = page.inner_text("#analysis-body")
+        assert "mistake score" in text and "Chance of winning by simulation" in text
+        shot(page, "analysis-sim")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -207,7 +207,17 @@ async function analyse() {
       const note = [t.grade && t.grade !== "good" ? t.grade : "", t.missed_bingo ? "missed bingo" : ""].filter(Boolean).join(", ");
       turns.append(el("tr", {}, ...[t.turn, t.name, t.move, t.score, best, t.analysed ? t.equity_lost.toFixed(1) : "", note].map((v) => el("td", { text: String(v ?? "") }))));
     }
-    $("analysis-body").replaceChildren(totals, turns);
+    const parts = [totals, turns];
+    if (found.sim && found.sim.length) {
+      // the server simulated each turn too (tilebag serve --analysis-seconds)
+      const sim = el("table", { id: "analysis-sim" }, el("caption", { text: "Chance of winning by simulation" }),
+        el("tr", {}, ...["#", "player", "played", "win %", "best found", "win %", "lost"].map((h) => el("th", { scope: "col", text: h }))));
+      for (const t of found.sim) {
+        sim.append(el("tr", {}, ...[t.turn, t.name, t.played, t.played_win.toFixed(1), t.best, t.best_win.toFixed(1), t.win_lost.toFixed(1)].map((v) => el("td", { text: String(v) }))));
+      }
+      parts.push(sim);
+    }
+    $("analysis-body").replaceChildren(...parts);
   } catch (err) {
     $("analysis-body").textContent = err.message;
   }
