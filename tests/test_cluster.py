@@ -61,7 +61,7 @@ def test_selfplay_plays_the_same_games_on_one_and_two_processes_and_goes_on_afte
     assert _selfplay_view(one) == _selfplay_view(two) and two.games == 8
     for mine, theirs in zip(one.records, two.records, strict=True):
         assert mine.name == theirs.name and mine.read_text() == theirs.read_text()
-    with pytest.raises(ValueError, match="another self-play run"):
+    with pytest.raises(ValueError, match="another run"):
         run_selfplay(["static", "static"], games=8, seed=21, out=tmp_path / "two", progress=False)
 
 
@@ -91,13 +91,13 @@ def test_analyze_takes_many_records_and_says_which_it_cannot_read(tmp_path: Path
 def test_a_results_file_of_another_match_is_refused(tmp_path: Path) -> None:
     results = tmp_path / "pairs.jsonl"
     run_match("static", "greedy", games=2, seed=1, workers=1, progress=False, results=results)
-    with pytest.raises(ValueError, match="another match"):
+    with pytest.raises(ValueError, match="another run"):
         run_match("static", "beginner", games=2, seed=1, workers=1, progress=False, results=results)
     run = subprocess.run(
         [sys.executable, "-m", "tilebag", "match", "greedy", "static", "--games", "2", "--results", str(results)],
         capture_output=True, text=True,
     )
-    assert run.returncode == 2 and "another match" in run.stderr and "Traceback" not in run.stderr
+    assert run.returncode == 2 and "another run" in run.stderr and "Traceback" not in run.stderr
 
 
 def test_a_local_worker_that_dies_is_replaced_and_its_games_played_again() -> None:

@@ -16,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import statistics
@@ -27,9 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from tilebag.batch import Job, backend_for, run_job
+from tilebag.batch.results import ResultsFile
 from tilebag.engine.bot_specs import BotSpec, parse_bot_spec
 from tilebag.engine.players import Player
 from tilebag.engine.selfplay import play_game, tiles_placed, wilson_interval
+from tilebag.errors import FormatError
 from tilebag.game import Game
 from tilebag.lexicon import Lexicon, default_lexicon
 from tilebag.move import Move
@@ -269,15 +270,18 @@ def run_match(
     seeds = list(range(seed, seed + (games + 1) // 2))
     backend = backend_for(cluster, max(1, min(workers or os.cpu_count() or 1, len(seeds))))
     result = MatchResult(spec_a.label, spec_b.label)
-    kept = _PairLog(Path(results), spec_a.label, spec_b.label, rules) if results is not None else None
-    before = kept.load() if kept is not None else {}
+    kept = None
+    before: dict[int, PairResult] = {}
+    if results is not None:
+        kept = ResultsFile(results, {"match": [spec_a.label, spec_b.label], "rules": (rules or Rules()).name})
+        before = {pair.seed: pair for pair in (_pair_from(data, kept.path, n) for n, data in enumerate(kept.load(), 2))}
     result.pairs.extend(before[s] for s in seeds if s in before)
     skip = frozenset(i for i, s in enumerate(seeds) if s in before)
 
     def finished(_index: int, pair: PairResult) -> None:
         result.pairs.append(pair)
         if kept is not None:
-            kept.add(pair)
+            kept.add(asdict(pair))
 
     run = run_job(
         MatchJob(spec_a, spec_b, rules), seeds, backend, skip=skip, label="games", progress=progress,
@@ -291,42 +295,11 @@ def run_match(
     return result
 
 
-class _PairLog:
-    """Finished pairs, one JSON line each, after a line naming the match."""
-
-    def __init__(self, path: Path, a: str, b: str, rules: Rules | None) -> None:
-        self.path = path
-        self.header = {"match": [a, b], "rules": (rules or Rules()).name}
-
-    def load(self) -> dict[int, PairResult]:
-        if not self.path.exists():
-            self.path.write_text(json.dumps(self.header) + "\n")
-            return {}
-        pairs: dict[int, PairResult] = {}
-        with self.path.open() as lines:
-            for number, line in enumerate(lines, 1):
-                try:
-                    data = json.loads(line)
-                    if number == 1:
-                        if data != self.header:
-                            raise ValueError(f"{self.path} holds the results of another match: {data}")
-                        continue
-                    pair = _pair_from(data)
-                except (KeyError, TypeError, json.JSONDecodeError) as error:
-                    if number > 1 and not line.endswith("\n"):
-                        break  # the last line, cut short by a stop
-                    raise ValueError(f"{self.path}, line {number}: not a pair of games ({error})") from None
-                pairs[pair.seed] = pair
-        return pairs
-
-    def add(self, pair: PairResult) -> None:
-        with self.path.open("a") as out:
-            out.write(json.dumps(asdict(pair)) + "\n")
-
-
-def _pair_from(data: dict[str, Any]) -> PairResult:
-    games = tuple(GameResult(**game) for game in data["games"])
-    if len(games) != 2:
-        raise TypeError("two games expected")
-    return PairResult(int(data["seed"]), (games[0], games[1]), int(data["a_moves"]), int(data["b_moves"]),
-                      float(data["a_seconds"]), float(data["b_seconds"]))
+def _pair_from(data: dict[str, Any], path: Path, line: int) -> PairResult:
+    """A pair kept in a results file."""
+    try:
+        first, second = (GameResult(**game) for game in data["games"])
+        return PairResult(int(data["seed"]), (first, second), int(data["a_moves"]), int(data["b_moves"]),
+                          float(data["a_seconds"]), float(data["b_seconds"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise FormatError(f"not a pair of games ({error})", source=str(path), line=line) from None

@@ -14,15 +14,17 @@ counts half) with a 95% Wilson interval, its mean score and bingos per game.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from tilebag.batch import Job, backend_for, run_job
+from tilebag.batch.results import ResultsFile
 from tilebag.engine.bots import make_bot
 from tilebag.engine.players import Player
+from tilebag.errors import FormatError
 from tilebag.formats import gcg
 from tilebag.game import Game
 from tilebag.lexicon import Lexicon
@@ -213,19 +215,18 @@ def run_selfplay(
     summary = Summary([BotSummary(name) for name in names])
     job = SelfplayJob(tuple(kinds), seed, rules, lexicon, records=out is not None)
     kept: dict[int, GameDone] = {}
-    log: Path | None = None
+    log: ResultsFile | None = None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        log = out / "games.jsonl"
-        kept = _read_games(log, {"selfplay": list(kinds), "seed": seed, "rules": (rules or Rules()).name})
+        log = ResultsFile(out / "games.jsonl", {"selfplay": list(kinds), "seed": seed, "rules": (rules or Rules()).name})
+        kept = {done.number: done for done in (_game_from(data, log.path, n) for n, data in enumerate(log.load(), 2))}
 
     def finished(_index: int, done: GameDone) -> None:
         if out is not None and log is not None:
             path = out / f"game-{seed + done.number:06d}.gcg"
             assert done.record is not None
             path.write_text(done.record)
-            with log.open("a") as lines:
-                lines.write(json.dumps(asdict(replace(done, record=None))) + "\n")
+            log.add(asdict(replace(done, record=None)))
         _tally(summary, done)
 
     numbers = list(range(games))
@@ -241,28 +242,13 @@ def run_selfplay(
     return summary
 
 
-def _read_games(path: Path, header: dict[str, object]) -> dict[int, GameDone]:
-    """The games a folder's run finished, after checking it is this run."""
-    if not path.exists():
-        path.write_text(json.dumps(header) + "\n")
-        return {}
-    games: dict[int, GameDone] = {}
-    with path.open() as lines:
-        for number, line in enumerate(lines, 1):
-            try:
-                data = json.loads(line)
-                if number == 1:
-                    if data != header:
-                        raise ValueError(f"{path} belongs to another self-play run: {data}")
-                    continue
-                done = GameDone(int(data["number"]), tuple(data["names"]), tuple(data["scores"]),
-                                tuple(data["bingos"]), tuple(data["winners"]))
-            except (KeyError, TypeError, json.JSONDecodeError) as error:
-                if number > 1 and not line.endswith("\n"):
-                    break  # the last line, cut short by a stop
-                raise ValueError(f"{path}, line {number}: not a game ({error})") from None
-            games[done.number] = done
-    return games
+def _game_from(data: dict[str, Any], path: Path, line: int) -> GameDone:
+    """A game kept in a self-play folder's ``games.jsonl``."""
+    try:
+        return GameDone(int(data["number"]), tuple(data["names"]), tuple(data["scores"]), tuple(data["bingos"]),
+                        tuple(data["winners"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise FormatError(f"not a game ({error})", source=str(path), line=line) from None
 
 
 def _seat_names(kinds: Sequence[str]) -> list[str]:

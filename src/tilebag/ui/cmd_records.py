@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tilebag.errors import FormatError
-
-if TYPE_CHECKING:
-    from tilebag.engine.analysis_batch import AnalysedRecord, AnalysisJob
 
 
 def gcg_check(args: argparse.Namespace) -> int:
@@ -62,9 +57,11 @@ def _analyze_many(args: argparse.Namespace) -> int:
     """Several records, on the batch backends: each read here (a record
     that cannot be read is said and skipped), analysed by a worker."""
     import json
+    from dataclasses import asdict
 
     from tilebag.batch import backend_for
-    from tilebag.engine.analysis_batch import AnalysisJob, analyze_records
+    from tilebag.batch.results import ResultsFile
+    from tilebag.engine.analysis_batch import AnalysedRecord, AnalysisJob, analyze_records
     from tilebag.formats import gcg
 
     if args.engine == "sim" and args.seconds <= 0:
@@ -82,13 +79,15 @@ def _analyze_many(args: argparse.Namespace) -> int:
             status = 2
     job = AnalysisJob(args.lexicon, args.leaves, args.top, args.seconds if args.engine == "sim" else None)
     kept: dict[str, AnalysedRecord] = {}
-    if args.results:
-        kept = _read_analyses(Path(args.results), job)
+    results = ResultsFile(args.results, {"analyze": asdict(job)}) if args.results else None
+    if results is not None:
+        for data in results.load():
+            source, report = str(data.pop("source", "")), str(data.pop("report", ""))
+            kept[source] = AnalysedRecord(source, data, report)
 
     def finished(_index: int, analysed: AnalysedRecord) -> None:
-        if args.results and analysed.error is None:
-            with open(args.results, "a", encoding="utf-8") as out:
-                out.write(json.dumps({"source": analysed.source, "report": analysed.report, **analysed.data}) + "\n")
+        if results is not None and analysed.error is None:
+            results.add({"source": analysed.source, "report": analysed.report, **analysed.data})
 
     skip = frozenset(i for i, (name, _) in enumerate(records) if name in kept)
     fresh, stopped = analyze_records(records, job, backend_for(args.cluster, args.workers), skip=skip, on_result=finished)
@@ -103,35 +102,6 @@ def _analyze_many(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(f"== {analysed.source}\n{analysed.report}\n")
     return 130 if stopped else status
-
-
-def _read_analyses(path: Path, job: AnalysisJob) -> dict[str, AnalysedRecord]:
-    """The analyses a results file kept, by record (after a line naming the settings)."""
-    import json
-    from dataclasses import asdict
-
-    from tilebag.engine.analysis_batch import AnalysedRecord
-
-    header = {"analyze": asdict(job)}
-    if not path.exists():
-        path.write_text(json.dumps(header) + "\n", encoding="utf-8")
-        return {}
-    kept: dict[str, AnalysedRecord] = {}
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            try:
-                data = json.loads(line)
-                if number == 1:
-                    if data != header:
-                        raise FormatError(f"it holds analyses made with other settings: {data}", source=str(path))
-                    continue
-                source, report = data.pop("source"), data.pop("report")
-            except (KeyError, TypeError, AttributeError, json.JSONDecodeError):
-                if number > 1 and not line.endswith("\n"):
-                    break  # the last line, cut short by a stop
-                raise FormatError("not an analysis", source=str(path), line=number) from None
-            kept[str(source)] = AnalysedRecord(str(source), data, str(report))
-    return kept
 
 
 def _parses_as(path: str, alphabet: str) -> bool:
