@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tilebag.batch import ClusterError, LocalBackend, backend_for, run_job
+from tilebag.batch import ClusterError, Job, LocalBackend, backend_for, run_job
 from tilebag.engine.analysis_batch import AnalysisJob, analyze_records
 from tilebag.engine.bot_specs import parse_bot_spec
 from tilebag.engine.leave_training import train_leaves
@@ -118,6 +118,21 @@ def test_a_local_worker_that_dies_is_replaced_and_its_games_played_again() -> No
     assert _games([run.results[i] for i in range(len(seeds))]) == _games([alone.results[i] for i in range(len(seeds))])
 
 
+class _CannotLoad(Job[int, int]):
+    """A job whose workers cannot start (as when a cluster machine lacks the lexicon)."""
+
+    def load(self) -> object:
+        raise RuntimeError("no lexicon here")
+
+    def run(self, state: object, item: int) -> int:
+        return item
+
+
+def test_workers_that_cannot_start_stop_the_run_with_a_clear_error() -> None:
+    with pytest.raises(ClusterError, match="died .* times in a row"):
+        run_job(_CannotLoad(), list(range(6)), LocalBackend(2, start_method="fork"), progress=False)
+
+
 def test_without_ray_cluster_says_how_to_install_it(tmp_path: Path) -> None:
     fake = tmp_path / "ray"
     fake.mkdir()
@@ -175,6 +190,15 @@ def test_leaves_trained_on_ray_are_the_table_trained_here(local_ray: None, tmp_p
                          output=tmp_path / "there.klv")
     assert here.games == there.games == 6
     assert (tmp_path / "here.klv").read_bytes() == (tmp_path / "there.klv").read_bytes()
+
+
+@needs_ray
+def test_ray_workers_that_cannot_start_stop_the_run_with_a_clear_error(local_ray: None) -> None:
+    import ray
+
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module
+    with pytest.raises(ClusterError, match="died .* times in a row"):
+        run_job(_CannotLoad(), list(range(6)), backend_for("auto", 2), progress=False)
 
 
 @needs_ray

@@ -44,6 +44,12 @@ class BatchDone(Generic[Result]):
     seconds: float
 
 
+GIVE_UP_AFTER = 3
+"""Workers lost in a row (no batch back in between), per worker slot, after
+which a run stops: a worker that cannot even start (its job fails to load,
+tilebag is missing on a cluster machine) would otherwise be replaced forever."""
+
+
 def run_batch(job: Job[Item, Result], state: object, items: Sequence[Item]) -> BatchDone[Result]:
     """Do a batch on a worker."""
     started = time.perf_counter()

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from tilebag.batch.backend import Backend, BatchDone, Job, run_batch
+from tilebag.batch.backend import GIVE_UP_AFTER, Backend, BatchDone, ClusterError, Job, run_batch
 
 _job: Job[object, object] | None = None
 _state: object = None
@@ -71,6 +71,8 @@ class LocalBackend(Backend):
         self._futures: dict[Future[BatchDone[object]], tuple[int, Sequence[object], float]] = {}
         self._queued: list[tuple[int, Sequence[object]]] = []
         self.restarts = 0
+        self.lost_in_a_row = 0
+        self._broken = False
         self.overheads: list[float] = []
 
     @property
@@ -103,8 +105,12 @@ class LocalBackend(Backend):
     def submit(self, key: int, items: Sequence[object]) -> None:
         if self._pool is None:
             self._queued.append((key, items))
-        else:
+            return
+        try:
             self._futures[self._pool.submit(_run_here, items)] = (key, items, time.perf_counter())
+        except BrokenProcessPool:  # a worker died already: the next wait starts a new pool
+            self._queued.append((key, items))
+            self._broken = True
 
     def pending(self) -> int:
         return len(self._queued) + len(self._futures)
@@ -116,11 +122,9 @@ class LocalBackend(Backend):
             assert self._job is not None, "start the backend first"
             key, items = self._queued.pop(0)
             return [(key, run_batch(self._job, self._state, items))]
-        if not self._futures:
-            return []
-        done, _ = wait(self._futures, timeout=timeout, return_when=FIRST_COMPLETED)
         finished: list[tuple[int, BatchDone[object]]] = []
-        broken = False
+        broken, self._broken = self._broken, False
+        done = wait(self._futures, timeout=timeout, return_when=FIRST_COMPLETED)[0] if self._futures else set()
         for future in done:
             key, items, sent = self._futures.pop(future)
             try:
@@ -131,7 +135,12 @@ class LocalBackend(Backend):
                 continue
             self.overheads.append(max(0.0, time.perf_counter() - sent - batch.seconds))
             finished.append((key, batch))
+        if finished:
+            self.lost_in_a_row = 0
         if broken:
+            self.lost_in_a_row += 1
+            if self.lost_in_a_row > GIVE_UP_AFTER * self.workers:
+                raise ClusterError(f"worker processes died {self.lost_in_a_row} times in a row without finishing a batch")
             self._restart()
         return finished
 
@@ -153,5 +162,6 @@ class LocalBackend(Backend):
             self._pool = None
         self._futures = {}
         self._queued = []
+        self._broken = False
         self._job = None
         self._state = None

@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from tilebag.batch.backend import INSTALL_HINT, Backend, BatchDone, ClusterError, Job, run_batch
+from tilebag.batch.backend import GIVE_UP_AFTER, INSTALL_HINT, Backend, BatchDone, ClusterError, Job, run_batch
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,7 @@ class RayBackend(Backend):
         self._running: dict[Any, tuple[int, Sequence[object], Any, float]] = {}
         self._queued: list[tuple[int, Sequence[object]]] = []
         self.replaced = 0
+        self.lost_in_a_row = 0
         self.overheads: list[float] = []
 
     def connect(self) -> None:
@@ -141,12 +142,17 @@ class RayBackend(Backend):
             try:
                 done = ray.get(ref)
             except ray.exceptions.RayActorError as error:
+                self.lost_in_a_row += 1
+                if self.lost_in_a_row > GIVE_UP_AFTER * max(1, len(self._actors)):
+                    raise ClusterError(f"Ray workers died {self.lost_in_a_row} times in a row without finishing "
+                                       f"a batch; the last: {error}") from None
                 self._replace(actor, error)
                 self._queued.insert(0, (key, items))
                 continue
             except ray.exceptions.RayTaskError as error:
                 raise error.as_instanceof_cause() from None
             self._idle.append(actor)
+            self.lost_in_a_row = 0
             self.overheads.append(max(0.0, time.perf_counter() - sent - done.seconds))
             finished.append((key, done))
         self._dispatch()
