@@ -64,6 +64,8 @@ class Backend(ABC):
     was done again elsewhere)."""
 
     name: str = "backend"
+    overheads: list[float]
+    """Per batch returned in the current run: its round trip less the worker's time on it."""
 
     @abstractmethod
     def start(self, job: Job[Item, Result]) -> None:

@@ -97,6 +97,7 @@ def run_job(
         position += len(chunk)
         return chunk
 
+    backend.overheads = []  # this run's alone: a backend kept between runs (a server's) would gather them forever
     backend.start(job)
     run.startup = time.perf_counter() - started
     run.workers = backend.alive()
@@ -129,7 +130,7 @@ def run_job(
             run.stopped = True
         finally:
             run.workers = max(run.workers, backend.alive())
-            run.overheads = list(getattr(backend, "overheads", []))
+            run.overheads = backend.overheads
             if close or run.stopped:
                 backend.close()
     run.seconds = time.perf_counter() - started

@@ -55,7 +55,6 @@ class AnalysisQueue:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tilebag-analyses", daemon=True)
-        self.analysed = 0
 
     def start(self) -> None:
         self._thread.start()
@@ -107,5 +106,4 @@ class AnalysisQueue:
                     self.store.finish_analysis(game_id, error=analysed.error)
                 else:
                     self.store.finish_analysis(game_id, result=analysed.data)
-                    self.analysed += 1
             LOGGER.info("analysed %d finished games on %s", len(run.results), self.backend.name)
