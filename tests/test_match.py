@@ -43,12 +43,31 @@ def test_the_statistics_of_a_match() -> None:
     assert MatchResult("a", "b").win_rate == 0.0
 
 
-@pytest.mark.parametrize("spec", ["genius", "static:depth=2", "static:leaves", "beginner:seed=x", "sim:seconds=0"])
+@pytest.mark.parametrize(
+    "spec", ["genius", "static:depth=2", "static:leaves", "beginner:seed=x", "sim:seconds=0", "sim:workers=0", "champion:workers=some"]
+)
 def test_a_spec_that_names_no_bot_is_refused(spec: str) -> None:
     with pytest.raises(BotSpecError):
         parse_bot_spec(spec)
     run = subprocess.run([sys.executable, "-m", "tilebag", "match", spec, "static", "--games", "2"], capture_output=True, text=True)
     assert run.returncode == 2 and "Traceback" not in run.stderr and run.stderr.startswith("tilebag:")
+
+
+def test_a_simulating_bot_can_be_given_every_core_for_its_moves() -> None:
+    from tilebag.engine.champion import ChampionPlayer
+    from tilebag.engine.sim import SimPlayer
+
+    sim = parse_bot_spec("sim:seconds=0.5,workers=all").make()
+    assert isinstance(sim, SimPlayer) and sim.workers is None
+    champion = parse_bot_spec("champion:workers=2").make()
+    assert isinstance(champion, ChampionPlayer) and champion._sim.workers == 2
+    assert parse_bot_spec("sim").make().workers == 1  # a match already plays a game on each core
+    result = run_match("sim:seconds=60,iterations=16,workers=2", "static", games=2, seed=7, workers=1, progress=False)
+    same = run_match("sim:seconds=60,iterations=16,workers=1", "static", games=2, seed=7, workers=1, progress=False)
+    assert [p.games for p in result.pairs] != [] and result.games == 2
+    assert [(g.a_score, g.b_score) for p in result.pairs for g in p.games] == [
+        (g.a_score, g.b_score) for p in same.pairs for g in p.games
+    ]  # a count of iterations gives the same choices on any number of workers
 
 
 def test_ctrl_c_stops_a_match_and_reports_the_games_finished() -> None:

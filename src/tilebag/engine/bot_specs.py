@@ -3,8 +3,12 @@ other commands that pit bots against each other take them.
 
 ``static``, ``greedy``, ``beginner``, ``static:leaves=FILE`` (a leave table:
 KLV/KLV2 or a text table), ``sim:plies=2,seconds=1,candidates=10`` (the
-simulating player, :class:`tilebag.engine.sim.SimPlayer`). Options are ``key=value`` pairs after a colon,
-separated by commas.
+simulating player, :class:`tilebag.engine.sim.SimPlayer`),
+``champion:seconds=1``. Options are ``key=value`` pairs after a colon,
+separated by commas. ``workers=N`` (or ``workers=all``) gives a simulating
+bot's rollouts N processes; the default is one, since a match already plays
+a game on each core (``tilebag match ... --workers 1`` to give each move
+every core instead).
 
 >>> spec = parse_bot_spec("static:leaves=heuristic")
 >>> spec.kind, spec.options
@@ -32,8 +36,8 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "static": ("leaves",),
     "greedy": (),
     "beginner": ("seed",),
-    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins"),
-    "champion": ("seconds", "seed"),  # the simulating player
+    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins", "workers"),
+    "champion": ("seconds", "seed", "workers"),  # the simulating player
 }
 """The options each kind takes."""
 
@@ -70,7 +74,12 @@ class BotSpec:
         if self.kind == "champion":
             from tilebag.engine.champion import ChampionPlayer
 
-            return ChampionPlayer(name, seconds=float(self.options.get("seconds", "1")), seed=int(self.options.get("seed", "0")))
+            return ChampionPlayer(
+                name,
+                seconds=float(self.options.get("seconds", "1")),
+                seed=int(self.options.get("seed", "0")),
+                workers=_workers(self.options.get("workers")),
+            )
         if self.kind == "sim":
             from tilebag.engine.sim import SimPlayer
 
@@ -91,6 +100,7 @@ class BotSpec:
                 seed=int(options.get("seed", "0")),
                 engine=engine,
                 wins=_wins(options.get("wins")),
+                workers=_workers(options.get("workers")),
             )
         return BeginnerPlayer(name, seed=int(self.options.get("seed", "0")))
 
@@ -115,6 +125,8 @@ def parse_bot_spec(text: str) -> BotSpec:
             raise BotSpecError(f"{text!r}: the {kind} bot takes {takes}, not {key!r}")
         if key in ("seed", "plies", "candidates", "iterations") and not value.strip().isdigit():
             raise BotSpecError(f"{text!r}: {key} is a whole number")
+        if key == "workers" and not (value.strip().isdigit() and int(value) > 0 or value.strip().lower() == "all"):
+            raise BotSpecError(f"{text!r}: workers is a whole number above 0, or all")
         if key == "seconds":
             try:
                 if float(value) <= 0:
@@ -137,6 +149,13 @@ def _leaves(option: str) -> LeaveValues:
     if key not in _loaded:
         _loaded[key] = load_leaves(option)
     return _loaded[key]
+
+
+def _workers(option: str | None) -> int | None:
+    """``workers=N``: N processes; ``workers=all``: every core; default: one."""
+    if option is None:
+        return 1
+    return None if option.lower() == "all" else int(option)
 
 
 def _wins(option: str | None) -> WinTable | bool | None:
