@@ -9,9 +9,10 @@ candidate's value in an iteration is the player's chance of winning after
 the rollout (:mod:`tilebag.engine.winpct`: from the spread then, counting
 the value of the tiles kept, and the tiles unseen), with the spread to
 break ties; or, without a win table, that spread alone.
-After each round, a candidate whose mean is clearly below the best's (99%)
-is dropped; the search stops when one is left or the time is up, and plays
-the best mean.
+After each round, a candidate clearly worse than the best is dropped (99%,
+by its differences from the best iteration by iteration: both met the same
+draws); the search stops when one is left or the time is up, and plays the
+best mean.
 
 Rollouts make and unmake moves on one light
 :class:`~tilebag.position.Position` and ask the engine only for each
@@ -370,12 +371,44 @@ def searchable(game: Game) -> bool:
     )
 
 
-def _survivors(alive: list[Candidate], z: float = DROP_Z) -> list[Candidate]:
-    """The candidates not clearly worse than the best mean (``z`` standard errors apart)."""
-    best = max(alive, key=lambda c: c.mean)
-    floor = best.mean - z * best.error
-    return [c for c in alive if c is best or c.mean + z * c.error >= floor]
+PAIRED_AFTER = 2 * ROUND
+"""Iterations before a candidate may be dropped (its differences from the
+best need a few samples before their spread says anything)."""
 
+
+def _survivors(alive: list[Candidate], z: float = DROP_Z) -> list[Candidate]:
+    """The candidates not clearly worse than the best mean.
+
+    Every candidate is rolled out against the same draws, so each is
+    compared with the best iteration by iteration: a candidate is dropped
+    when the mean of those differences is more than ``z`` of its standard
+    errors above zero. The luck that is common to both (the draw, the
+    opponent's rack) cancels in the differences, so a clearly worse play is
+    dropped after far fewer iterations than comparing the two means with
+    their own errors would need, and the time goes to the plays still in
+    question.
+
+    >>> best, worse, close = (Candidate(None) for _ in range(3))  # type: ignore[arg-type]
+    >>> best.values = [100 + 40 * (i % 5) for i in range(16)]
+    >>> worse.values = [v - 3 - i % 2 for i, v in enumerate(best.values)]
+    >>> close.values = [v + (7 if i % 2 else -8) for i, v in enumerate(best.values)]
+    >>> kept = _survivors([best, worse, close])
+    >>> best in kept, worse in kept, close in kept
+    (True, False, True)
+    """
+    best = max(alive, key=lambda c: c.mean)
+    kept = []
+    for candidate in alive:
+        n = min(len(candidate.values), len(best.values))
+        if candidate is best or n < PAIRED_AFTER:
+            kept.append(candidate)
+            continue
+        differences = [b - v for b, v in zip(best.values[-n:], candidate.values[-n:], strict=True)]
+        mean = statistics.fmean(differences)
+        error = statistics.stdev(differences) / math.sqrt(n)
+        if mean <= z * error and not (error == 0 and mean > 0):
+            kept.append(candidate)
+    return kept
 
 
 @dataclass
