@@ -10,10 +10,11 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tilebag.ui.siu import parse_go
+from tilebag.ui.siu_notation import parse_go
 
 EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
 ENDGAME = "7I6Q/7N5OI/7W4XU1/7A3PITH/5CERVEZA1LI/7D2AW1OD/8O2K1V1/7EPIGYnES/8T5H/8ID3JO/4L2LOO2FAG/FOOTY2INN1RAN1/U3T2BEG1EME1/REDATE1RE2C1s1/L2MANTISSAS3 UENUREB/RAI 437/420 0"
@@ -108,12 +109,15 @@ def test_positions_with_moves_and_the_error_codes(engine: Engine) -> None:
     assert out[-1] != "bestmove none" and any("info gen move" in line for line in out)
     engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves 8D.QQQQ")
     assert "info string error bad-move" in engine.until("info string error")[-1]
-    engine.send("go gen")
-    assert engine.until("bestmove") == ["info string error no-position send position cgp ... before go", "bestmove none"]
+    engine.send("go gen")  # forced mode: no search, so no bestmove, without a position
+    engine.send("isready")
+    assert engine.until("readyok") == ["info string error no-position send position cgp ... before go", "readyok"]
     engine.send("position cgp nonsense")
     assert "bad-position" in engine.until("info string error")[-1]
     engine.send("frobnicate")
     assert engine.until("info string error")[-1] == "info string error unknown-command frobnicate"
+    engine.send("joho isready")  # words before a command are skipped
+    assert engine.until("readyok") == ["readyok"]
     engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
     engine.send("go peg")
     assert engine.until("bestmove")[-2:] == [
@@ -134,9 +138,14 @@ def test_a_lexicon_not_found_is_said_and_the_default_used(engine: Engine, tmp_pa
 
 
 def test_go_parameters() -> None:
-    limits = parse_go("sim depth 3 iterations 500 movetime 1000 stopcondition 95 alsosearchmoves 8D.QI".split()[1:])
+    mode, limits = parse_go("sim depth 3 iterations 500 movetime 1000 stopcondition 95 alsosearchmoves 8D.QI".split())
     assert (limits.depth, limits.iterations, limits.movetime, limits.stopcondition) == (3, 500, 1000, 95)
-    assert limits.alsosearchmoves == ["8D.QI"] and limits.seconds(None) == 1.0
+    assert mode == "sim" and limits.alsosearchmoves == ["8D.QI"] and limits.seconds(None) == 1.0
+    assert limits.ignored("sim") == [] and limits.ignored("gen") == ["depth", "iterations", "stopcondition"]
+    assert limits.ignored("endgame") == ["iterations", "stopcondition", "alsosearchmoves"]
+    assert round(limits.z(2.58), 2) == 1.96 and round(parse_go(["stopcondition", "99"])[1].z(0), 2) == 2.58
+    assert parse_go("GO_AWAY peg threads x".split()) == ("peg", parse_go("peg threads x".split())[1])
+    assert parse_go(["threads", "x"])[1].ignored("sim") == ["threads"]
 
 
 def test_a_known_opponent_rack_stays_out_of_the_bag() -> None:
@@ -189,3 +198,100 @@ def test_peg_solves_the_pre_endgame_and_auto_chooses_it(engine: Engine) -> None:
     out = engine.until("bestmove", timeout=60)
     assert not any(line.startswith("info sim") for line in out) and any(line.startswith("info nodes") for line in out)
     assert out[-1] != "bestmove none"
+
+
+def test_an_infinite_search_waits_for_stop_and_a_movetime_is_searched_out(engine: Engine) -> None:
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves 8D.RETAINS rack.QI")
+    engine.send("go gen infinite")
+    time.sleep(1.0)
+    engine.send("isready")
+    out = engine.until("readyok")
+    assert not any(line.startswith("bestmove") for line in out) and any(line.startswith("info gen") for line in out)
+    engine.send("stop")
+    assert engine.until("bestmove")[-1].startswith("bestmove ")
+    started = time.monotonic()
+    engine.send("go sim movetime 1500 threads 2")  # a clear best play is no reason to stop early
+    out = engine.until("bestmove")
+    assert time.monotonic() - started >= 1.4
+    iterations = [int(line.split()[-1]) for line in out if line.startswith("info sim move")]
+    assert iterations and max(iterations) > 16
+
+
+def test_parameters_a_mode_cannot_honour_are_said(engine: Engine) -> None:
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
+    engine.send("go gen depth 3 iterations 10 stopcondition 95 movetime soon useinference")
+    out = engine.until("bestmove")
+    ignored = [line.split()[-1] for line in out if line.startswith("info string ignored")]
+    assert ignored == ["depth", "iterations", "stopcondition", "movetime", "useinference"]
+    engine.send(f"position cgp {ENDGAME}")
+    engine.send("go endgame searchmoves C10.AROID iterations 5")
+    out = engine.until("bestmove")
+    assert [line for line in out if line.startswith("info string ignored")] == [
+        "info string ignored searchmoves", "info string ignored iterations"]
+
+
+def test_moves_named_in_any_case_and_moves_that_are_not_plays(engine: Engine) -> None:
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
+    engine.send("go gen searchmoves 8b.RETAINS ex.tsrniea")
+    out = engine.until("bestmove")
+    assert [line.split()[3] for line in out if line.startswith("info gen move")] == ["8B.RETAINS", "ex.AEINRST"]
+    assert out[-1] == "bestmove 8B.RETAINS"
+    engine.send("go gen searchmoves 8D.ZZZ")
+    out = engine.until("bestmove")
+    assert out[-2:] == ["info string error bad-move 8D.ZZZ: not a play of this position", "bestmove none"]
+    engine.send("go gen alsosearchmoves 8H.NASTIER ex.AEINRST")
+    listed = [line.split()[3] for line in engine.until("bestmove") if line.startswith("info gen move")]
+    assert len(listed) == 12 and listed[-2:] == ["8H.NASTIER", "ex.AEINRST"]
+    engine.send("go sim movetime 1500 stopcondition 95 alsosearchmoves ex.AEINRST")
+    listed = [line.split()[3] for line in engine.until("bestmove") if line.startswith("info sim move")]
+    assert "ex.AEINRST" in listed
+
+
+def test_every_form_of_move_in_a_moves_list(engine: Engine) -> None:
+    def scores_after(moves: str) -> str:
+        engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves {moves} rack.QI")
+        engine.send("go gen")
+        out = engine.until("bestmove")
+        assert not any("error" in line for line in out), out
+        return out[-1]
+
+    assert scores_after("8D.RETAINS") == scores_after("8d.RETAINS.AEINRST.5.0")
+    assert scores_after("ex.4 pass") == scores_after("ex.AEI pass")
+    after_phony = scores_after("phony.8D.RETAINS pass")
+    assert after_phony.startswith("bestmove 8")  # the board is still empty
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves rack.QI 8D.RETAINS")
+    assert "rack.<tiles> comes last" in engine.until("info string error")[-1]
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves 8D.RETAINS.AEINRST.0.1")  # the opponent lost a turn
+    engine.send("go gen")
+    assert engine.until("bestmove")[-2:] == [
+        "info string error bad-position the rack of the player to move is not known", "bestmove none"]
+
+
+def test_options_in_any_case_and_values_that_cannot_be_used(engine: Engine, tmp_path: Path) -> None:
+    (tmp_path / "Tiny.TXT").write_text("AA\nAB\nBA\n")
+    engine.send(f"setoption\tname\tDataPath\tvalue\t{tmp_path}")
+    engine.send("setoption name LEXICON VALUE tiny")
+    engine.send("setoption name WinPctTable value nosuch")
+    engine.send("setoption name EndgameHash value lots")
+    assert engine.until("info string option")[-1] == "info string option endgamehash takes a whole number from 1 to 65536: keeping 64"
+    engine.send(f"position cgp {EMPTY} AAB/ 0/0 0")
+    engine.send("go gen")
+    out = engine.until("bestmove")
+    assert any(line.startswith("info string winpct nosuch not usable") for line in out)
+    provenance = next(line for line in out if "provenance" in line)
+    assert "lexicon=Tiny" in provenance and "winpct=tilebag-selfplay" in provenance
+    assert out[-1] in ("bestmove 8G.AB", "bestmove 8G.BA", "bestmove H7.AB", "bestmove H7.BA", "bestmove 8H.AB")
+
+
+def test_an_endgame_with_the_opponent_rack_left_unknown_is_worked_out(engine: Engine) -> None:
+    board, _racks, rest = ENDGAME.split(" ", 2)
+    engine.send(f"position cgp {board} UENUREB/ {rest}")  # the bag is empty: the opponent holds what is unseen
+    engine.send("go")
+    out = engine.until("bestmove")
+    assert any(line.startswith("info endgame") for line in out) and out[-1] == "bestmove G1.BEE"
+
+
+def test_the_end_of_input_stops_an_infinite_search() -> None:
+    process = subprocess.Popen([sys.executable, "-m", "tilebag", "siu"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    out, _ = process.communicate(f"position cgp {EMPTY} AEINRST/ 0/0 0\ngo sim infinite\n", timeout=60)
+    assert process.returncode == 0 and out.count("bestmove ") == 1

@@ -96,6 +96,8 @@ class SimResult:
     iterations: int
     rollouts: int
     seconds: float
+    dropped: list[Candidate] = field(default_factory=list)
+    """The candidates dropped as clearly worse, with the values they had."""
 
 
 class SimPlayer:
@@ -184,6 +186,7 @@ class SimPlayer:
         stop: Callable[[], bool] | None = None,
         on_round: Callable[[SimResult], None] | None = None,
         z: float = DROP_Z,
+        until_limits: bool = False,
     ) -> SimResult:
         """Roll ``plays`` out from a position (the player to move's): each
         iteration deals the opponent ``opponent_size`` of the ``unseen``
@@ -195,7 +198,11 @@ class SimPlayer:
         Iterations go in rounds of :data:`ROUND`; a round's iterations are
         shared among :attr:`workers` processes. Iteration ``i``'s draw
         depends only on the seed, the position and ``i``, so a count of
-        iterations gives the same values on any number of workers."""
+        iterations gives the same values on any number of workers.
+
+        ``until_limits`` goes on to the time, the iterations or ``stop``
+        even once one play is left (an engine told to search so long);
+        candidates clearly worse are still dropped."""
         started = time.monotonic()
         deadline = started + (self.seconds if seconds is None else seconds)
         position = position.copy()
@@ -206,9 +213,10 @@ class SimPlayer:
             hash((self.seed, salt, tuple(sorted(position.racks[me])))),
         )
         alive = [Candidate(play) for play in plays]
+        dropped: list[Candidate] = []
         pool = _pool_for(engine, self.workers) if self.workers != 1 else None
         iterations = rollouts = 0
-        while iterations < self.iterations and len(alive) > 1:
+        while iterations < self.iterations and (len(alive) > 1 or until_limits):
             numbers = range(iterations, min(iterations + ROUND, self.iterations))
             moves = [(c.play.move, c.play.score) for c in alive]
             if pool is None:
@@ -221,13 +229,17 @@ class SimPlayer:
                     candidate.points.append(points)
             rollouts += len(numbers) * len(alive)
             iterations += len(numbers)
-            alive = _survivors(alive, z)
+            kept = _survivors(alive, z)
+            dropped += [c for c in alive if all(c is not k for k in kept)]
+            alive = kept
             if on_round is not None:
-                on_round(SimResult(sorted(alive, key=lambda c: c.mean, reverse=True), iterations, rollouts, time.monotonic() - started))
+                on_round(
+                    SimResult(sorted(alive, key=lambda c: c.mean, reverse=True), iterations, rollouts, time.monotonic() - started, dropped)
+                )
             if time.monotonic() > deadline or (stop is not None and stop()):
                 break
         alive.sort(key=lambda c: c.mean, reverse=True)
-        return SimResult(alive, iterations, rollouts, time.monotonic() - started)
+        return SimResult(alive, iterations, rollouts, time.monotonic() - started, dropped)
 
 
 ROUND = 8
@@ -358,6 +370,16 @@ def _pool_for(engine: Engine, workers: int | None) -> _Pool | None:
     if pool is None:
         pool = _pools[count] = _Pool(engine, count)
     return pool
+
+
+def start_workers(engine: Engine, workers: int | None) -> None:
+    """Fork the worker processes a simulation on ``workers`` processes
+    would use, now: a threaded program (an SIU engine reading its input)
+    calls this from its only thread, before the search's thread starts, so
+    that no process is forked while another thread holds a lock."""
+    pool = _pool_for(engine, workers)
+    if pool is not None:
+        pool.executor.submit(int).result()  # a fork pool starts all its processes at the first task
 
 
 def searchable(game: Game) -> bool:

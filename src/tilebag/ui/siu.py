@@ -6,18 +6,24 @@ its own and is ended by ``stop`` (or its limits), after which it sends its
 last ``info`` lines and exactly one ``bestmove``. ``isready`` is answered
 at once, searching or not. Modes: ``gen`` (the static ranking), ``sim``
 (:class:`tilebag.engine.sim.SimPlayer`), ``endgame``
-(:func:`tilebag.engine.endgame.solve`) and ``auto`` (the endgame once the
-bag is empty, the sim before). Moves are written as SIU writes them:
-``8D.DJINN`` (the letters played through written out), ``ex.ABC``, ``pass``.
+(:func:`tilebag.engine.endgame.solve`), ``peg`` and ``auto`` (the endgame
+once the bag is empty, the pre-endgame with one tile in it, the sim
+before). Moves are written as SIU writes them (:mod:`tilebag.ui.siu_notation`).
+
+A search ends at the first of its limits; a sim stops early only on a
+``stopcondition``, and ``infinite`` waits for ``stop``. A sim runs on the
+``Threads`` option's processes, forked before the search's thread starts;
+input is read with ``os.read`` so that no thread holds a lock of
+``sys.stdin`` that a forked process would wait on.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -30,52 +36,31 @@ from tilebag.engine.endgame import EndgameSolution, solve
 from tilebag.engine.leaves import DEFAULT_LEAVES
 from tilebag.engine.movegen import Play
 from tilebag.engine.preendgame import solve_preendgame
-from tilebag.engine.sim import SimPlayer, SimResult
+from tilebag.engine.sim import DROP_Z, SimPlayer, SimResult, start_workers
 from tilebag.engine.winpct import WinTable
 from tilebag.errors import FormatError, TilebagError
 from tilebag.formats import cgp
 from tilebag.lexicon import GraphLexicon, load_lexicon
-from tilebag.move import Move, MoveKind
+from tilebag.move import MoveKind
 from tilebag.position import Position
+from tilebag.ui.siu_notation import UNSUPPORTED, GoLimits, SiuMove, canonical, parse_go, parse_siu_move, siu_move
 
-MODES = ("gen", "sim", "endgame", "peg", "auto")
-UNSUPPORTED = ("infer",)
+CORES = os.cpu_count() or 1
+DEFAULT_HASH = 64
+
 OPTIONS = (
     "option name DataPath type string default <empty>",
     "option name Lexicon type string default kjxqz",
     "option name Leaves type string default trained",
     "option name WinPctTable type string default tilebag-selfplay",
-    "option name EndgameHash type spin default 256 min 1 max 65536",
-    "option name Threads type spin default 1 min 1 max 1",
+    f"option name EndgameHash type spin default {DEFAULT_HASH} min 1 max 65536",
+    f"option name Threads type spin default {CORES} min 1 max {CORES}",
 )
+NUMERIC_OPTIONS = {"endgamehash": (DEFAULT_HASH, 65536), "threads": (CORES, CORES)}
+"""Spin options: the default and the most each takes (the least is 1)."""
+COMMANDS = ("siu", "isready", "quit", "stop", "setoption", "siunewgame", "position", "go")
 DEFAULT_SIM_SECONDS = 5.0
 GEN_LINES = 10
-
-
-def siu_move(board: Board, move: Move) -> str:
-    """A move in SIU notation, for the board it is played on."""
-    alphabet = board.alphabet
-    if move.kind is MoveKind.EXCHANGE:
-        return "ex." + "".join(alphabet.label(t) if t else "?" for t in move.tiles)
-    if move.kind is not MoveKind.PLACE:
-        return "pass"
-    coordinate, word = board.notation(move).split(" ", 1)
-    return f"{coordinate}.{word.replace('(', '').replace(')', '')}"
-
-
-def parse_siu_move(board: Board, text: str) -> Move:
-    """A move from SIU notation (``8D.DJINN``, ``ex.ABC``, ``pass``), resolved on ``board``.
-
-    :raises TilebagError: when it is not a move of the board.
-    """
-    fields = text.split(".")
-    if text == "pass":
-        return Move.pass_()
-    if fields[0] == "ex" and len(fields) >= 2:
-        return Move.from_gcg("-" + fields[1], board.alphabet)
-    if len(fields) < 2:
-        raise FormatError(f"{text!r} is no SIU move")
-    return board.check_placement(Move.from_gcg(f"{fields[0]} {fields[1]}", board.alphabet, board.layout))
 
 
 class State:
@@ -93,17 +78,26 @@ class State:
         self.turn = 0
         self.lexicon = lexicon
 
-    def play(self, move: Move) -> None:
-        """A move of the player to move (from ``moves``): the board, score and turn change."""
+    def play(self, played: SiuMove) -> None:
+        """A move of the player to move (from ``moves``): the board, the
+        scores and the turn change; what the player drew is not known."""
         me = self.turn
-        if move.kind is MoveKind.PLACE:
-            self.scores[me] += self.board.score(move, bingo_tiles=self.rules.bingo_tiles, bingo_bonus=self.rules.bingo_bonus)
+        move = played.move
+        if played.kind == "place" and move is not None:
+            rules = self.rules
+            self.scores[me] += self.board.score(move, bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus)
+            self.scores[me] += played.challenge_points
             self.board.place(move)
             self.zero_turns = 0
+            self.racks[me] = None
         else:
             self.zero_turns += 1
-        self.racks[me] = None  # what was drawn is not known
+            if played.kind != "phony":  # a play challenged off goes back to the rack
+                self.racks[me] = None
         self.turn = 1 - me
+        if played.turn_loss:  # the opponent challenged the play and lost their turn
+            self.zero_turns += 1
+            self.turn = me
 
     def unseen(self) -> list[Tile]:
         """Tiles the player to move cannot see: every tile, less the board
@@ -118,6 +112,11 @@ class State:
     @property
     def rack(self) -> list[Tile] | None:
         return self.racks[self.turn]
+
+    def opponent_known(self) -> bool:
+        """Whether the opponent's rack is known: given, or all the tiles
+        unseen once the bag is empty."""
+        return self.racks[1 - self.turn] is not None or len(self.unseen()) <= self.rules.rack_size
 
     def position(self) -> tuple[Position, list[Tile], int]:
         """The light position for the search (the opponent's rack as the
@@ -149,12 +148,13 @@ class SiuEngine:
         self.options: dict[str, str] = {}
         self.state: State | None = None
         self._search: threading.Thread | None = None
+        self._infinite = False  # the running search goes on until stop
         self._stop = threading.Event()
         self._queue_lock = threading.RLock()
         self._pending: list[str] = []
         self._idle = threading.Event()
         self._idle.set()
-        self._engines: dict[tuple[str, str], tuple[GraphLexicon, Engine]] = {}
+        self._engines: dict[tuple[str, str, str], tuple[GraphLexicon, Engine]] = {}
 
     def say(self, line: str) -> None:
         with self._write_lock:
@@ -167,10 +167,16 @@ class SiuEngine:
     # -- commands --------------------------------------------------------------
 
     def handle(self, line: str) -> bool:
-        """Carry out one command line; False after ``quit``."""
+        """Carry out one command line; False after ``quit``. Words before
+        the first command word are skipped, as SIU asks."""
         words = line.split()
         if not words:
             return True
+        at = next((i for i, word in enumerate(words) if word.lower() in COMMANDS), None)
+        if at is None:
+            self.error("unknown-command", words[0][:40])
+            return True
+        words = words[at:]
         command = words[0].lower()
         if command == "siu":
             self.say(f"id name tilebag {__version__}")
@@ -186,47 +192,52 @@ class SiuEngine:
             return False
         elif command == "stop":
             self._stop.set()
-        elif self._queue_while_searching(line):
+        elif self._queue_while_searching(" ".join(words)):
             pass  # carried out, in order, once the search has sent its bestmove
         elif command == "setoption":
-            self.set_option(line)
+            self.set_option(words[1:])
         elif command == "siunewgame":
             self.state = None
         elif command == "position":
-            self.set_position(line)
+            self.set_position(words[1:])
         elif command == "go":
             self.go(words[1:])
-        else:
-            self.error("unknown-command", command[:40])
         return True
 
-    def set_option(self, line: str) -> None:
-        text = line.split(None, 1)[1] if len(line.split(None, 1)) > 1 else ""
-        lowered = text.lower()
-        if not lowered.startswith("name "):
+    def set_option(self, words: list[str]) -> None:
+        """``setoption name <Name> [value <v>]``: names and keywords in any case."""
+        lowered = [w.lower() for w in words]
+        if "name" not in lowered:
             self.error("unknown-command", "setoption name <Name> [value <v>]")
             return
-        name, _, value = text[5:].partition(" value ")
-        if " value" in lowered and not value:
-            name = text[5:].rsplit(" value", 1)[0]
-        self.options[name.strip().lower()] = value.strip()
+        at = lowered.index("name")
+        ends = lowered.index("value") if "value" in lowered[at:] else len(words)
+        name = " ".join(lowered[at + 1 : ends])
+        value = " ".join(words[ends + 1 :])
+        if name in NUMERIC_OPTIONS:
+            default, most = NUMERIC_OPTIONS[name]
+            if not value.isdigit() or not 1 <= int(value) <= most:
+                kept = self.options.get(name, str(default))
+                self.say(f"info string option {name} takes a whole number from 1 to {most}: keeping {kept}")
+                return
+        elif name not in ("datapath", "lexicon", "leaves", "winpcttable"):
+            self.say(f"info string no option named {name}: ignored")
+            return
+        self.options[name] = value
 
     def lexicon_and_engine(self, named: str | None) -> tuple[GraphLexicon, Engine]:
         """The lexicon a position names (or the option's, or the default) and
         its engine; a lexicon not found is said, and the default used."""
         wanted = named or self.options.get("lexicon") or None
         leaves = self.options.get("leaves") or DEFAULT_LEAVES
-        key = (str(wanted).lower(), leaves)
+        key = (str(wanted).lower(), leaves.lower(), self.options.get("datapath", ""))
         if key not in self._engines:
             lexicon = None
             if wanted is not None and wanted.lower() != "kjxqz":
-                for folder in filter(None, self.options.get("datapath", "").split(";")):
-                    for suffix in (".kwg", ".txt", ""):
-                        path = Path(folder) / f"{wanted}{suffix}"
-                        if path.is_file():
-                            lexicon = load_lexicon(path)
-                            break
-                    if lexicon is not None:
+                for suffix in (".kwg", ".txt", ""):
+                    path = self._data_file(f"{wanted}{suffix}")
+                    if path is not None:
+                        lexicon = load_lexicon(path)
                         break
                 if lexicon is None:
                     self.say(f"info string lexicon {wanted} not found in DataPath: using kjxqz")
@@ -236,30 +247,48 @@ class SiuEngine:
                 from tilebag.engine.leaves import HEURISTIC, load_leaves
 
                 try:
-                    source: str | Path = HEURISTIC if leaves.lower() == HEURISTIC else self._data_file(leaves)
+                    found = self._data_file(leaves)
+                    source: str | Path = HEURISTIC if leaves.lower() == HEURISTIC else found or Path(leaves)
                     engine = engine.with_leaves(load_leaves(source, lexicon.alphabet))
                 except (TilebagError, OSError) as err:
                     self.say(f"info string leaves {leaves} not usable ({err}): using {engine.leaves.name}")
             self._engines[key] = (lexicon, engine)
         return self._engines[key]
 
-    def _data_file(self, name: str) -> Path:
+    def _data_file(self, name: str) -> Path | None:
+        """A file of that name, in any case, in a DataPath folder."""
         for folder in filter(None, self.options.get("datapath", "").split(";")):
-            if (Path(folder) / name).is_file():
-                return Path(folder) / name
-        return Path(name)
+            try:
+                entries = sorted(Path(folder).iterdir())
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.lower() == name.lower() and entry.is_file():
+                    return entry
+        return None
 
-    def set_position(self, line: str) -> None:
-        words = line.split()
-        if len(words) < 3 or words[1].lower() != "cgp":
+    def wins(self) -> tuple[str, WinTable]:
+        """The win % table the WinPctTable option names, and its name (the
+        built-in one, said, when the named one cannot be read)."""
+        named = self.options.get("winpcttable") or "tilebag-selfplay"
+        if named.lower() != "tilebag-selfplay":
+            try:
+                return named, WinTable.load(self._data_file(named) or Path(named))
+            except (TilebagError, OSError, ValueError) as err:
+                self.say(f"info string winpct {named} not usable ({err}): using tilebag-selfplay")
+        return "tilebag-selfplay", WinTable.load()
+
+    def set_position(self, words: list[str]) -> None:
+        if len(words) < 2 or words[0].lower() != "cgp":
             self.error("bad-position", "position cgp <cgp> [moves <move> ...]")
             return
+        lowered = [w.lower() for w in words]
         moves: list[str] = []
-        if "moves" in words:
-            at = words.index("moves")
+        if "moves" in lowered:
+            at = lowered.index("moves")
             moves, words = words[at + 1 :], words[:at]
         try:
-            parsed = cgp.parse(" ".join(words[2:]))
+            parsed = cgp.parse(" ".join(words[1:]))
             if len(parsed.racks) != 2:
                 raise FormatError("tilebag's engine analyses two-player positions")
             lexicon, _ = self.lexicon_and_engine(parsed.lexicon)
@@ -268,15 +297,14 @@ class SiuEngine:
             self.state = None
             self.error("bad-position", str(err))
             return
-        for text in moves:
-            if text.startswith("rack."):
-                try:
-                    state.racks[state.turn] = parsed.alphabet.parse_rack(text[5:].replace("[", "").replace("]", ""))
-                except TilebagError as err:
-                    self.error("bad-move", f"{text}: {err}")
-                continue
+        for number, text in enumerate(moves):
             try:
-                state.play(parse_siu_move(state.board, text))
+                if text.lower().startswith("rack."):
+                    if number != len(moves) - 1:
+                        raise FormatError("rack.<tiles> comes last in a moves list")
+                    state.racks[state.turn] = parsed.alphabet.parse_rack(text[5:].replace("[", "").replace("]", ""))
+                else:
+                    state.play(parse_siu_move(state.board, text))
             except (TilebagError, ValueError) as err:
                 self.state = None
                 self.error("bad-move", f"{text}: {err}")
@@ -312,62 +340,72 @@ class SiuEngine:
         self._stop.set()
         self._idle.wait()
 
-    def wait(self) -> None:
-        """Wait until no search runs and nothing waits for one (the end of input)."""
+    def end_of_input(self) -> None:
+        """No more input: a search told to go on until ``stop`` will never
+        hear it, so it stops; any other finishes first."""
+        with self._queue_lock:
+            infinite = self._search is not None and self._infinite
+        if infinite:
+            self._stop.set()
         self._idle.wait()
 
     def go(self, words: list[str]) -> None:
-        mode = words[0].lower() if words and words[0].lower() in MODES + UNSUPPORTED else "auto"
-        args = words[1:] if words and words[0].lower() in MODES + UNSUPPORTED else words
-        if self.state is None:
+        mode, limits = parse_go(words)
+        if self.state is None:  # forced mode: no search without a position
             self.error("no-position", "send position cgp ... before go")
-            self.say("bestmove none")
             return
         if mode in UNSUPPORTED:
             self.error("unsupported-mode", mode)
             self.say("bestmove none")
             return
-        limits = parse_go(args)
-        for ignored in limits.ignored:
-            self.say(f"info string ignored {ignored}")
+        threads = limits.threads or int(self.options.get("threads") or CORES)
+        simulates = mode == "sim" or (mode == "auto" and len(self.state.unseen()) > self.state.rules.rack_size + 1)
+        if simulates and threads > 1 and self.state.rack is not None:
+            _, engine = self.lexicon_and_engine(self.state.parsed.lexicon)
+            start_workers(engine, threads)  # forked here, while this is the only thread
         self._stop.clear()
         self._idle.clear()
         with self._queue_lock:
-            self._search = threading.Thread(target=self._run, args=(mode, limits), name="siu-search", daemon=True)
+            self._infinite = limits.infinite
+            self._search = threading.Thread(target=self._run, args=(mode, limits, threads), name="siu-search", daemon=True)
             self._search.start()
 
-    def _run(self, mode: str, limits: GoLimits) -> None:
+    def _run(self, mode: str, limits: GoLimits, threads: int) -> None:
         best = "none"
         try:
             state = self.state
             assert state is not None
             lexicon, engine = self.lexicon_and_engine(state.parsed.lexicon)
             position, unseen, opponent_size = state.position()
-            wins = self.options.get("winpcttable") or "tilebag-selfplay"
+            bag_count = len(position.bag)
+            if mode == "auto":
+                mode = "endgame" if bag_count <= 0 and state.opponent_known() else "sim"
+                mode = "peg" if bag_count == 1 else mode
+            for name in limits.ignored(mode):
+                self.say(f"info string ignored {name}")
+            wins_name, wins = self.wins()
             self.say(
                 f"info string provenance engine=tilebag/{__version__} leaves={engine.leaves.name} "
-                f"winpct={wins} lexicon={lexicon.name}"
+                f"winpct={wins_name} lexicon={lexicon.name}"
             )
             if state.rack is None:
                 self.error("bad-position", "the rack of the player to move is not known")
                 return
-            bag_count = len(position.bag)
-            if mode == "auto":
-                mode = "endgame" if bag_count <= 0 and state.racks[1 - state.turn] is not None else "sim"
-                mode = "peg" if bag_count == 1 else mode
             if mode == "endgame":
                 best = self._endgame(position, engine, bag_count, limits, state)
             elif mode == "peg":
                 best = self._peg(position, engine, unseen, limits, state)
             else:
-                plays = list(engine.plays(position.board, position.racks[0], bag_count=max(0, bag_count)))
-                plays = _chosen(plays, limits, state.board)
+                everything = list(engine.plays(position.board, position.racks[0], bag_count=max(0, bag_count)))
+                plays = self._chosen(everything, limits, state.board)
                 if not plays:
-                    best = "pass"
+                    best = "none" if limits.searchmoves else "pass"
                 elif mode == "gen":
-                    best = self._gen(plays, state.board, engine)
+                    best = self._gen(plays, state.board, engine, limits)
                 else:
-                    best = self._sim(position, engine, plays, unseen, opponent_size, limits, state.board)
+                    best = self._sim(position, engine, plays, unseen, opponent_size, limits, state.board, wins, threads)
+            if limits.infinite:
+                self._stop.wait()  # searched out: the bestmove waits for stop
         except Exception as err:  # a search must end with a bestmove, whatever went wrong
             self.error("bad-position", f"{type(err).__name__}: {err}")
         finally:
@@ -376,37 +414,53 @@ class SiuEngine:
             if not self.searching():
                 self._idle.set()
 
-    def _gen(self, plays: list[Play], board: Board, engine: Engine) -> str:
-        for play in plays[:GEN_LINES]:
+    def _chosen(self, plays: list[Play], limits: GoLimits, board: Board) -> list[Play]:
+        """The plays a ``go`` asks for: ``searchmoves`` only, or the best ten
+        and ``alsosearchmoves``; a move named that is not one of the
+        position's plays is said."""
+        by_text = {siu_move(board, p.move): p for p in plays}
+        named: list[Play] = []
+        for text in limits.searchmoves + limits.alsosearchmoves:
+            play = by_text.get(canonical(board, text) or "")
+            if play is None:
+                self.error("bad-move", f"{text}: not a play of this position")
+            elif play not in named:
+                named.append(play)
+        if limits.searchmoves:
+            return named
+        return plays[:GEN_LINES] + [p for p in named if p not in plays[:GEN_LINES]]
+
+    def _gen(self, plays: list[Play], board: Board, engine: Engine, limits: GoLimits) -> str:
+        for play in plays:
             leave = engine.alphabet.format_rack(play.leave) or "-"
             self.say(f"info gen move {siu_move(board, play.move)} score {play.score} eq {play.equity / 1000:.2f} leave {leave}")
         return siu_move(board, plays[0].move)
 
     def _sim(self, position: Position, engine: Engine, plays: list[Play], unseen: list[Tile], opponent_size: int,
-             limits: GoLimits, board: Board) -> str:
-        if len(plays) == 1:
-            return siu_move(board, plays[0].move)
+             limits: GoLimits, board: Board, wins: WinTable, threads: int) -> str:
         seconds = limits.seconds(DEFAULT_SIM_SECONDS) or DEFAULT_SIM_SECONDS
-        iterations = limits.iterations or 100_000
+        iterations = limits.iterations or (10**12 if limits.infinite or limits.movetime else 100_000)
         sim = SimPlayer("siu", plies=limits.depth or 2, seconds=seconds, iterations=iterations,
-                        candidates=len(plays), engine=engine,
-                        wins=WinTable.load() if (self.options.get("winpcttable") or "tilebag-selfplay") == "tilebag-selfplay"
-                        else WinTable.load(self._data_file(self.options["winpcttable"])))
-        z = {95: 1.96, 98: 2.33, 99: 2.58}.get(limits.stopcondition or 99, 2.58)
-        last = [0.0]
+                        candidates=len(plays), engine=engine, wins=wins, workers=threads)
+        named = {canonical(board, text) or text for text in limits.alsosearchmoves}
+        last = [time.monotonic()]
 
         def report(result: SimResult) -> None:
             if time.monotonic() - last[0] >= 0.5:
                 last[0] = time.monotonic()
-                self._sim_lines(result, board)
+                self._sim_lines(result, board, named)
 
-        result = sim.simulate_position(position, engine, plays[: sim.candidates], unseen=unseen, opponent_size=opponent_size,
-                                       stop=self._stop.is_set, on_round=report, z=z)
-        self._sim_lines(result, board)
+        result = sim.simulate_position(position, engine, plays, unseen=unseen, opponent_size=opponent_size,
+                                       stop=self._stop.is_set, on_round=report, z=limits.z(DROP_Z),
+                                       until_limits=limits.stopcondition is None)
+        self._sim_lines(result, board, named)
         return siu_move(board, result.candidates[0].play.move)
 
-    def _sim_lines(self, result: SimResult, board: Board) -> None:
-        for c in result.candidates[:GEN_LINES]:
+    def _sim_lines(self, result: SimResult, board: Board, named: set[str]) -> None:
+        """The best candidates, then any the front end named that are not among them."""
+        shown = result.candidates[:GEN_LINES]
+        shown += [c for c in result.candidates[GEN_LINES:] + result.dropped if siu_move(board, c.play.move) in named]
+        for c in shown:
             n = len(c.values)
             error = c.error if n > 1 else 0.0
             self.say(
@@ -415,12 +469,12 @@ class SiuEngine:
             )
 
     def _endgame(self, position: Position, engine: Engine, bag_count: int, limits: GoLimits, state: State) -> str:
-        if bag_count > 0 or state.racks[1 - state.turn] is None:
-            self.error("bad-position", "an endgame needs an empty bag and both racks")
+        if bag_count > 0 or not state.opponent_known():
+            self.error("bad-position", "an endgame needs an empty bag")
             return "none"
         seconds = limits.seconds(None)
         depth = limits.depth or 30
-        megabytes = int(self.options.get("endgamehash", "256") or 256)
+        megabytes = int(self.options.get("endgamehash") or DEFAULT_HASH)
 
         def line(found: EndgameSolution) -> None:
             pv = " ".join(_pv(state.board, found))
@@ -430,7 +484,6 @@ class SiuEngine:
         solution = solve(position, engine, max_depth=depth, seconds=seconds, table_megabytes=megabytes,
                          stop=self._stop.is_set, on_line=line)
         return siu_move(state.board, solution.moves[0].move) if solution.moves else "pass"
-
 
     def _peg(self, position: Position, engine: Engine, unseen: list[Tile], limits: GoLimits, state: State) -> str:
         """``go peg``: the pre-endgame, one tile in the bag, each candidate's
@@ -442,7 +495,9 @@ class SiuEngine:
         plays = [p for p in engine.plays(position.board, position.racks[0], bag_count=1) if p.move.kind is MoveKind.PLACE]
         if not plays:
             return "pass"
-        chosen = _chosen(plays, limits, state.board) if limits.searchmoves or limits.alsosearchmoves else None
+        chosen = self._chosen(plays, limits, state.board) if limits.searchmoves or limits.alsosearchmoves else None
+        if chosen == []:
+            return "none"
         result = solve_preendgame(
             position, engine, unseen=unseen, draws=position.bag.tiles() if known else None,
             moves=[p.move for p in chosen] if chosen else None, seconds=limits.seconds(None), stop=self._stop.is_set,
@@ -476,79 +531,32 @@ def _points_error(points: list[int]) -> float:
     return statistics.stdev(points) / 1000 / len(points) ** 0.5 if len(points) > 1 else 0.0
 
 
-@dataclass
-class GoLimits:
-    """The parameters of one ``go``."""
-
-    depth: int | None = None
-    iterations: int | None = None
-    movetime: int | None = None
-    stopcondition: int | None = None
-    infinite: bool = False
-    searchmoves: list[str] = field(default_factory=list)
-    alsosearchmoves: list[str] = field(default_factory=list)
-    ignored: list[str] = field(default_factory=list)
-    """Parameters tilebag cannot honour (said in an ``info string ignored`` line)."""
-
-    def seconds(self, default: float | None) -> float | None:
-        if self.infinite:
-            return 10.0**9
-        if self.movetime is not None:
-            return max(0.001, self.movetime / 1000)
-        return default
-
-
-NUMBERS = ("depth", "iterations", "movetime", "stopcondition", "threads")
-FLAGS = ("infinite", "firstwin", "useinference")
-
-
-def _chosen(plays: list[Play], limits: GoLimits, board: Board) -> list[Play]:
-    """The plays a ``go`` asks for: ``searchmoves`` only, or the best ten and ``alsosearchmoves``."""
-    if limits.searchmoves:
-        return [p for p in plays if siu_move(board, p.move) in limits.searchmoves]
-    chosen = plays[:GEN_LINES]
-    chosen += [p for p in plays[GEN_LINES:] if siu_move(board, p.move) in limits.alsosearchmoves]
-    return chosen
-
-
-def parse_go(words: list[str]) -> GoLimits:
-    """The parameters of a ``go`` after its mode.
-
-    >>> parse_go("movetime 500 depth 2 searchmoves 8D.QI pass threads 4 firstwin".split())
-    GoLimits(depth=2, iterations=None, movetime=500, stopcondition=None, infinite=False, searchmoves=['8D.QI', 'pass'], alsosearchmoves=[], ignored=['threads', 'firstwin'])
-    """
-    limits = GoLimits()
-    i = 0
-    while i < len(words):
-        word = words[i].lower()
-        if word in NUMBERS and i + 1 < len(words) and words[i + 1].isdigit():
-            if word == "threads":
-                limits.ignored.append("threads")  # one search thread
-            else:
-                setattr(limits, word, int(words[i + 1]))
-            i += 2
-        elif word in ("searchmoves", "alsosearchmoves"):
-            i += 1
-            while i < len(words) and words[i].lower() not in NUMBERS + FLAGS + ("searchmoves", "alsosearchmoves"):
-                getattr(limits, word).append(words[i])
-                i += 1
-        else:
-            if word == "infinite":
-                limits.infinite = True
-            elif word in ("firstwin", "useinference"):
-                limits.ignored.append(word)
-            i += 1
-    return limits
+def input_lines(fd: int) -> Iterator[str]:
+    """The lines of a file descriptor, read with ``os.read``: a thread
+    waiting for input then holds none of the locks of ``sys.stdin``, which a
+    process forked meanwhile (a simulation's workers) would wait on forever
+    when it closes its copy of standard input."""
+    pending = b""
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        for line in lines:
+            yield line.decode("utf-8", "replace")
+    if pending:
+        yield pending.decode("utf-8", "replace")
 
 
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None, on_exit: Callable[[], None] | None = None) -> int:
     """Read commands until ``quit`` or the end of input."""
     engine = SiuEngine(stdout or sys.stdout)
-    for line in stdin or sys.stdin:
+    for line in stdin if stdin is not None else input_lines(sys.stdin.fileno()):
         if not engine.handle(line.strip()):
             break
-    else:  # the end of input: what was asked is finished first
-        engine.wait()
+    else:
+        engine.end_of_input()
     if on_exit is not None:
         on_exit()
     return 0
