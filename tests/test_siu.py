@@ -295,3 +295,32 @@ def test_the_end_of_input_stops_an_infinite_search() -> None:
     process = subprocess.Popen([sys.executable, "-m", "tilebag", "siu"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     out, _ = process.communicate(f"position cgp {EMPTY} AEINRST/ 0/0 0\ngo sim infinite\n", timeout=60)
     assert process.returncode == 0 and out.count("bestmove ") == 1
+
+
+def test_an_engine_killed_outright_leaves_no_sim_worker_behind() -> None:
+    import os
+    import signal
+
+    process = subprocess.Popen([sys.executable, "-m", "tilebag", "siu"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(f"position cgp {EMPTY} AEINRST/ 0/0 0\ngo sim infinite threads 2\n")
+    process.stdin.flush()
+    assert process.stdout.readline().startswith("info string provenance")  # the workers are forked before the search
+    children = [entry.name for entry in Path("/proc").iterdir() if entry.name.isdigit() and _parent_of(entry) == process.pid]
+    assert len(children) == 2
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while any(os.path.exists(f"/proc/{child}") for child in children) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for child in children:  # reaped by init once they exit; a zombie counts as gone
+        status = Path(f"/proc/{child}/status")
+        assert not status.exists() or "zombie" in status.read_text()
+
+
+def _parent_of(proc: Path) -> int | None:
+    """The parent's pid of a /proc entry (None once the process is gone)."""
+    try:
+        return int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None

@@ -343,7 +343,10 @@ _pools: dict[int, _Pool] = {}
 
 
 def _ignore_ctrl_c() -> None:
+    from tilebag.batch.local import exit_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the search and keeps what was found
+    exit_with_parent()  # a parent killed outright (an engine a front end kills) leaves no worker behind
 
 
 def _iterations_here(job: _Job, moves: list[tuple[Move, int]], numbers: range) -> list[list[tuple[int, int]]]:
