@@ -155,6 +155,7 @@ class SiuEngine:
         self._idle = threading.Event()
         self._idle.set()
         self._engines: dict[tuple[str, str, str], tuple[GraphLexicon, Engine]] = {}
+        self._wins: dict[tuple[str, str], tuple[str, WinTable]] = {}
 
     def say(self, line: str) -> None:
         with self._write_lock:
@@ -269,14 +270,19 @@ class SiuEngine:
 
     def wins(self) -> tuple[str, WinTable]:
         """The win % table the WinPctTable option names, and its name (the
-        built-in one, said, when the named one cannot be read)."""
+        built-in one, said, when the named one cannot be read); each is read
+        once a session, not at every ``go``."""
         named = self.options.get("winpcttable") or "tilebag-selfplay"
-        if named.lower() != "tilebag-selfplay":
-            try:
-                return named, WinTable.load(self._data_file(named) or Path(named))
-            except (TilebagError, OSError, ValueError) as err:
-                self.say(f"info string winpct {named} not usable ({err}): using tilebag-selfplay")
-        return "tilebag-selfplay", WinTable.load()
+        key = (named.lower(), self.options.get("datapath", ""))
+        if key not in self._wins:
+            if named.lower() != "tilebag-selfplay":
+                try:
+                    self._wins[key] = (named, WinTable.load(self._data_file(named) or Path(named)))
+                    return self._wins[key]
+                except (TilebagError, OSError, ValueError) as err:
+                    self.say(f"info string winpct {named} not usable ({err}): using tilebag-selfplay")
+            self._wins[key] = ("tilebag-selfplay", WinTable.load())
+        return self._wins[key]
 
     def set_position(self, words: list[str]) -> None:
         if len(words) < 2 or words[0].lower() != "cgp":
