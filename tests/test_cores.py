@@ -112,6 +112,60 @@ def test_cores_agree_on_the_benchmark_suite(cores: tuple[MoveGenerator, MoveGene
             assert list(native.generate(position.board, position.rack, top=top, **options)) == full[:top]  # type: ignore[arg-type]
 
 
+def test_the_best_plays_of_racks_with_blanks_are_the_head_of_the_full_list(lexicon: KwgLexicon) -> None:
+    """The best-N search bounds and searches a blank rack's plays with and
+    without the blank apart, and drops stretches no word fits: on boards
+    from the opening to the endgame, with one or two blanks and short
+    racks, it must still return exactly the first N of every play."""
+    native = MoveGenerator(lexicon.kwg, core="native")
+    rng = random.Random(25)
+    checked = 0
+    for case in range(120):
+        board, rack = random_position(rng, native, lexicon.alphabet, rng.randrange(0, 16))
+        blanks = 1 + case % 2
+        rack = ([0] * blanks + rack[blanks:])[: rng.choice([7, 7, 6, 4, 2])]
+        for leaves in (HeuristicLeaves(lexicon.alphabet), random_klv(case)):
+            options = {"leaves": leaves, "bag_count": rng.choice([0, 1, 7, 40]), "exchanges": True}
+            full = native.generate(board, rack, **options)  # type: ignore[arg-type]
+            for top in (1, 4, 10):
+                best = native.generate(board, rack, top=top, **options)  # type: ignore[arg-type]
+                assert list(best) == list(full[:top]), f"case {case}, rack {rack}, top {top}"
+                checked += 1
+    assert checked == 720
+
+
+def test_the_word_filter_refuses_no_word_and_most_letter_sets_that_spell_none(lexicon: KwgLexicon) -> None:
+    """The filter only ever drops a bound when no word has the letters: every
+    word passes, with a letter or two left to a blank; and it does filter,
+    refusing most random seven-tile sets that no word has."""
+    core = MoveGenerator(lexicon.kwg, core="native")._native_core()
+    words = list(lexicon.kwg.words())
+    rng = random.Random(7)
+    for word in rng.sample(words, 4000):
+        assert core.may_spell(word, 0), word
+        letters = bytearray(word)
+        del letters[rng.randrange(len(letters))]
+        assert core.may_spell(bytes(letters), 1), word
+        if len(letters) > 1:
+            del letters[rng.randrange(len(letters))]
+            assert core.may_spell(bytes(letters), 2), word
+    spelt = {bytes(sorted(word)) for word in words if len(word) == 7}
+    tiles = [tile for tile in lexicon.alphabet.distribution() if tile]
+    refused = allowed = 0
+    for _ in range(3000):
+        letters = bytes(sorted(rng.sample(tiles, 7)))
+        if letters in spelt:
+            assert core.may_spell(letters, 0)
+        elif core.may_spell(letters, 0):
+            allowed += 1
+        else:
+            refused += 1
+    assert refused > 0.95 * (refused + allowed), (refused, allowed)
+    assert core.may_spell(b"\x01\x02", 3), "more than two blanks: the filter cannot tell"
+    with pytest.raises(ValueError, match="letter tiles"):
+        core.may_spell(b"\x00", 0)
+
+
 def test_klv_values_in_the_core_are_the_files_values(lexicon: KwgLexicon) -> None:
     klv = random_klv(9)
     board = Board()

@@ -16,6 +16,16 @@
  * allocated per node, per step or per play: plays are written into a
  * reusable array and copied once into the result, a Plays sequence that
  * makes a Python tuple only for the play asked for.
+ *
+ * Two things keep the best-play search short, as a simulation's rollouts
+ * need. A filter of the lexicon's letter multisets drops the bound of any
+ * stretch a play would cover with all its tiles (or all but one) when no
+ * word has those letters with the board's: most racks have no bingo, and
+ * without the filter the bingo's bonus kept nearly every long stretch's
+ * bound high. And with a blank on the rack, the plays that use it and those
+ * that do not are bounded and searched apart: a play using the blank must
+ * also pay for the blank's leave, so the costly searches (a blank can be
+ * any letter) are seldom made.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -53,10 +63,15 @@ typedef struct Found {
     uint8_t tiles[MAX_LANE];
 } Found;
 
+/* An anchor's search, in the order of its bound. With a blank on the rack
+   an anchor has two: its plays that use no blank, and those that use one
+   (which must score enough more to pay for the blank's leave). */
 typedef struct Bound {
     Milli equity;
-    int down, lane, anchor, leftmost;
+    int down, lane, anchor, leftmost, kind;
 } Bound;
+
+enum { ALL_PLAYS = 0, PLAIN_PLAYS = 1, BLANK_PLAYS = 2 };
 
 /* ---- leave models ------------------------------------------------------- */
 
@@ -124,12 +139,20 @@ typedef struct {
     Milli *leave_values;
     Py_ssize_t value_count, value_cap;
     Milli best_leave[MAX_RACK + 1]; /* best leave keeping rack_size - n tiles, by n used */
+    Milli plain_leave[MAX_RACK + 1], blank_leave[MAX_RACK + 1]; /* the same, using no blank or some */
+    int need_blank; /* keep only plays that use a blank */
     Found *found;
     Py_ssize_t found_count, found_cap;
     int fixed_found; /* `found` is the endgame search's: when full, fail instead of growing it */
     Py_ssize_t top; /* > 0: keep only the best `top` plays, in order, in `found` */
     Bound *bounds;
     int bounding; /* setup_lane also finds each square's `cap` */
+    /* which letter multisets make a word, and which do less one letter
+       (a Bloom filter: never a false "no"), built at the first search for
+       the best plays; filter_state 1 when built, -1 when it cannot be */
+    uint64_t letter_hash[64];
+    uint64_t *filter, filter_mask;
+    int filter_state;
 } Gen;
 
 typedef struct {
@@ -371,6 +394,7 @@ static void keep(Gen *g, const Found *f) {
 
 static void record(Gen *g, int start, int end, int main_score, int wmul, int cross, int count) {
     if (g->failed || count < g->min_tiles) return;
+    if (g->need_blank && g->counts[0] == g->need_blank) return; /* a play with no blank, searched apart */
     if (count == 1 && g->down) {
         for (int i = start; i <= end; i++)
             if (g->placed[i] && g->lcross[i] != NO_CROSS) return;
@@ -536,17 +560,146 @@ static void generate_anchor(Gen *g, int a, int leftmost) {
     place(g, LEFT, a, g->gaddag_root, 0, 1, 0, 0, a, leftmost);
 }
 
+/* ---- the word filter ---------------------------------------------------------- */
+
+/* A play that places every tile it may place on a stretch of squares spells
+   one multiset of letters: the tiles and the board's letters it goes
+   through. When no word has that multiset, no play covers that stretch with
+   all those tiles, and its bound (often the only one with a bingo's bonus)
+   can be dropped. The filter holds, per word, the sum of its letters'
+   random keys, and the same less each one letter (the letter a blank would
+   stand for), salted apart. A false "yes" only loosens a bound. */
+
+#define LESS_ONE 0x9E3779B97F4A7C15ull
+#define FILTER_VISITS 64 /* a graph is walked at most this many times its size */
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static inline void filter_add(Gen *g, uint64_t key) {
+    uint64_t a = mix64(key), b = mix64(key ^ 0xD6E8FEB86659FD93ull);
+    uint64_t bits[3] = {a & g->filter_mask, (a >> 32) & g->filter_mask, b & g->filter_mask};
+    for (int i = 0; i < 3; i++) g->filter[bits[i] >> 6] |= (uint64_t)1 << (bits[i] & 63);
+}
+
+static inline int filter_has(const Gen *g, uint64_t key) {
+    uint64_t a = mix64(key), b = mix64(key ^ 0xD6E8FEB86659FD93ull);
+    uint64_t bits[3] = {a & g->filter_mask, (a >> 32) & g->filter_mask, b & g->filter_mask};
+    for (int i = 0; i < 3; i++)
+        if (!((g->filter[bits[i] >> 6] >> (bits[i] & 63)) & 1)) return 0;
+    return 1;
+}
+
+typedef struct WordWalk {
+    uint8_t word[MAX_LANE];
+    Py_ssize_t visits, limit, entries;
+    int adding, failed;
+} WordWalk;
+
+/* Every word of the DAWG at `arc`: counted, or added to the filter. */
+static void filter_words(Gen *g, WordWalk *w, uint32_t arc, int depth, uint64_t hash) {
+    if (!arc || w->failed) return;
+    if (depth >= MAX_LANE || arc >= (uint32_t)g->node_count) { w->failed = 1; return; }
+    for (uint32_t i = arc; i < (uint32_t)g->node_count; i++) {
+        if (++w->visits > w->limit) { w->failed = 1; return; }
+        uint32_t value = g->nodes[i];
+        int letter = (int)(value >> TILE_SHIFT);
+        if (letter < 1 || letter >= 64) { w->failed = 1; return; }
+        w->word[depth] = (uint8_t)letter;
+        uint64_t h = hash + g->letter_hash[letter];
+        if (value & ACCEPTS) {
+            uint64_t seen = 0;
+            if (w->adding) filter_add(g, h);
+            w->entries++;
+            for (int k = 0; k <= depth; k++) {
+                uint64_t bit = (uint64_t)1 << w->word[k];
+                if (seen & bit) continue;
+                seen |= bit;
+                if (w->adding) filter_add(g, h - g->letter_hash[w->word[k]] + LESS_ONE);
+                w->entries++;
+            }
+        }
+        filter_words(g, w, value & ARC_MASK, depth + 1, h);
+        if (w->failed || (value & IS_END)) return;
+    }
+    w->failed = 1; /* a sibling list ran off the end of the graph */
+}
+
+/* Build the filter once; on failure (a graph that is not a plain word
+   list, or no memory) searches go on without it. */
+static void build_filter(Gen *g) {
+    if (g->filter_state) return;
+    g->filter_state = -1;
+    uint64_t state = 0x243F6A8885A308D3ull;
+    for (int t = 0; t < 64; t++) {
+        state += 0x9E3779B97F4A7C15ull;
+        g->letter_hash[t] = mix64(state);
+    }
+    WordWalk w = {{0}, 0, (Py_ssize_t)FILTER_VISITS * (g->node_count + 1), 0, 0, 0};
+    filter_words(g, &w, g->dawg_root, 0, 0);
+    if (w.failed || !w.entries) return;
+    uint64_t bits = 1 << 12;
+    while (bits < (uint64_t)w.entries * 12) bits <<= 1; /* 12 to 24 bits a key: a false "yes" in some thousands */
+    g->filter = PyMem_Calloc((size_t)(bits / 64), sizeof(uint64_t));
+    if (!g->filter) return;
+    g->filter_mask = bits - 1;
+    w.visits = 0;
+    w.adding = 1;
+    filter_words(g, &w, g->dawg_root, 0, 0);
+    g->filter_state = 1;
+}
+
+/* Whether some word may have the letters hashed in `letters` and `blanks`
+   more letters of any kind (a blank's). */
+static int word_may_exist(const Gen *g, uint64_t letters, int blanks) {
+    if (g->filter_state != 1 || blanks > 2) return 1;
+    if (blanks == 0) return filter_has(g, letters);
+    if (blanks == 1) return filter_has(g, letters + LESS_ONE);
+    for (int t = 1; t < 64; t++) /* two blanks: one of them stands for some letter t */
+        if (filter_has(g, letters + g->letter_hash[t] + LESS_ONE)) return 1;
+    return 0;
+}
+
 /* ---- shadow bounds -------------------------------------------------------- */
 
-/* The best equity any play found from anchor `a` could have: for every
-   stretch of squares through it that a play could cover, the best score the
-   rack's tiles could make on those squares if every word were allowed
-   (highest tiles on the highest multipliers), plus the best leave keeping
-   what the stretch leaves over. Only squares no rack tile may fill (by the
-   cross-sets) end a stretch. */
-static Milli anchor_bound(const Gen *g, int a, int leftmost, const int *rack_faces) {
+/* What an anchor's plays of one kind can use. */
+typedef struct Shadow {
+    uint64_t fillable;  /* the letters that can go on a square */
+    const int *faces;   /* the face values of the letter tiles, highest first */
+    int face_count;
+    int zeros;          /* squares that must take a tile worth nothing (a blank) */
+    int most;           /* the most tiles a play may place */
+    const Milli *leave; /* the best leave, by tiles placed */
+    uint64_t letters;   /* the letter tiles' hash, when all `most` are placed */
+    int blanks;         /* and the blanks among them */
+    uint64_t kept[MAX_RACK]; /* the hash of each distinct letter tile, one of which a play of most - 1 keeps */
+    int kept_count;
+} Shadow;
+
+/* Whether some word may be made on a stretch with the board's letters
+   `through` and all but one of the letter tiles. */
+static int word_keeping_one_may_exist(const Gen *g, const Shadow *sh, uint64_t through) {
+    if (g->filter_state != 1 || sh->blanks > 1) return 1;
+    for (int i = 0; i < sh->kept_count; i++)
+        if (word_may_exist(g, sh->letters - sh->kept[i] + through, sh->blanks)) return 1;
+    return 0;
+}
+
+/* The best equity any play of one kind found from anchor `a` could have:
+   for every stretch of squares through it that a play could cover, the
+   best score the rack's tiles could make on those squares if every word
+   were allowed (highest tiles on the highest multipliers), plus the best
+   leave it could keep. Only squares no rack tile may fill (by the
+   cross-sets) end a stretch; a stretch that takes every tile is dropped
+   when no word has those letters with the board's. */
+static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh) {
     int last = g->length - 1;
-    uint64_t fillable = g->counts[0] ? ALL_LETTERS : g->held;
+    uint64_t fillable = sh->fillable;
     Milli best = NO_EQUITY;
     if (!(g->lmask[a] & fillable)) return best;
     for (int s = a; s >= leftmost; s--) {
@@ -554,10 +707,15 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const int *rack_fac
         if (s > 0 && g->letters[s - 1]) continue; /* a play cannot start here */
         int n = 0, board_points = 0, wmul = 1;
         int lm[MAX_RACK], wm[MAX_RACK], crossed[MAX_RACK], cap[MAX_RACK], cross_points = 0;
+        uint64_t through = 0; /* the hash of the board's letters covered */
         int too_many = 0;
         for (int i = s; i < a; i++) {
-            if (g->letters[i]) { board_points += g->face[i]; continue; }
-            if (n == g->rack_size) { too_many = 1; break; }
+            if (g->letters[i]) {
+                board_points += g->face[i];
+                through += g->letter_hash[g->letters[i] & ~BLANK_BIT & 63];
+                continue;
+            }
+            if (n == sh->most) { too_many = 1; break; }
             lm[n] = g->lm[i]; wm[n] = g->wm[i]; crossed[n] = g->lcross[i] != NO_CROSS; cap[n] = g->cap[i];
             if (crossed[n]) cross_points += g->lcross[i] * g->wm[i];
             wmul *= g->wm[i];
@@ -567,8 +725,9 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const int *rack_fac
         for (int e = a; e <= last; e++) {
             if (g->letters[e]) {
                 board_points += g->face[e];
+                through += g->letter_hash[g->letters[e] & ~BLANK_BIT & 63];
             } else {
-                if (!(g->lmask[e] & fillable) || n == g->rack_size) break;
+                if (!(g->lmask[e] & fillable) || n == sh->most) break;
                 lm[n] = g->lm[e]; wm[n] = g->wm[e]; crossed[n] = g->lcross[e] != NO_CROSS; cap[n] = g->cap[e];
                 if (crossed[n]) cross_points += g->lcross[e] * g->wm[e];
                 wmul *= g->wm[e];
@@ -576,6 +735,9 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const int *rack_fac
             }
             if (e < last && g->letters[e + 1]) continue; /* a play cannot end here */
             if (n < g->min_tiles) continue;
+            if (sh->leave[n] == NO_EQUITY) continue; /* no leave of that size */
+            if (n == sh->most && !word_may_exist(g, sh->letters + through, sh->blanks)) continue;
+            if (n == sh->most - 1 && n > 1 && !word_keeping_one_may_exist(g, sh, through)) continue;
             /* the squares by what a point of face value is worth on them */
             int coef[MAX_RACK], limit[MAX_RACK];
             for (int i = 0; i < n; i++) {
@@ -585,23 +747,22 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const int *rack_fac
                 coef[j] = c;
                 limit[j] = cap[i];
             }
-            /* the rack's tiles, highest first, each on the best free square
+            /* the letter tiles, highest first, each on the best free square
                whose cross-set allows a tile that high: the most any
                assignment of tiles to these squares can score */
             int score = wmul * board_points + cross_points, free = n;
             uint32_t taken = 0;
-            for (int t = 0; t < g->rack_size && free; t++) {
+            for (int t = 0; t < sh->face_count && free > sh->zeros; t++) {
                 for (int i = 0; i < n; i++) {
-                    if ((taken >> i) & 1 || limit[i] < rack_faces[t]) continue;
+                    if ((taken >> i) & 1 || limit[i] < sh->faces[t]) continue;
                     taken |= (uint32_t)1 << i;
-                    score += coef[i] * rack_faces[t];
+                    score += coef[i] * sh->faces[t];
                     free--;
                     break;
                 }
             }
             if (n >= g->bingo_tiles) score += g->bingo_bonus;
-            if (g->best_leave[n] == NO_EQUITY) continue; /* no leave of that size */
-            Milli equity = (Milli)score * 1000 + g->best_leave[n];
+            Milli equity = (Milli)score * 1000 + sh->leave[n];
             if (equity > best) best = equity;
         }
     }
@@ -613,7 +774,8 @@ static int compare_bounds(const void *a, const void *b) {
     if (x->equity != y->equity) return x->equity > y->equity ? -1 : 1;
     if (x->down != y->down) return x->down - y->down;
     if (x->lane != y->lane) return x->lane - y->lane;
-    return x->anchor - y->anchor;
+    if (x->anchor != y->anchor) return x->anchor - y->anchor;
+    return x->kind - y->kind;
 }
 
 /* ---- leave values ------------------------------------------------------------ */
@@ -706,7 +868,7 @@ static int leave_table(Gen *g, int mode, PyObject *model, PyObject *table) {
         g->value_cap = size;
     }
     g->value_count = size;
-    for (int n = 0; n <= MAX_RACK; n++) g->best_leave[n] = NO_EQUITY;
+    for (int n = 0; n <= MAX_RACK; n++) g->best_leave[n] = g->plain_leave[n] = g->blank_leave[n] = NO_EQUITY;
     if (mode == LEAVES_HEURISTIC) {
         const Heuristic *h = (const Heuristic *)model;
         for (int i = 0; i < m; i++)
@@ -749,6 +911,8 @@ static int leave_table(Gen *g, int mode, PyObject *model, PyObject *table) {
         Milli milli = to_milli(value);
         g->leave_values[index] = milli;
         if (milli > g->best_leave[n]) g->best_leave[n] = milli;
+        Milli *by_kind = m && kinds[0] == 0 && used[0] ? g->blank_leave : g->plain_leave;
+        if (milli > by_kind[n]) by_kind[n] = milli;
         for (int i = 0; i < m; i++) { /* next index: mixed-radix increment */
             if (used[i] < tally[i]) { used[i]++; break; }
             used[i] = 0;
@@ -858,16 +1022,45 @@ static void generate_all(Gen *g) {
 }
 
 /* The best `top` plays: anchors in order of their bound, stopping at the
-   first whose bound is below the worst play kept. */
+   first whose bound is below the worst play kept. With a blank on the
+   rack, the plays that use no blank and those that use one are bounded
+   and searched apart: a play using the blank must score enough more to
+   pay for the blank's leave, so most anchors' blank searches (the costly
+   part, a blank can be any letter) are never made. */
 static void generate_top(Gen *g) {
     if (!g->rack_size) return;
-    int rack_faces[MAX_RACK], n = 0;
-    for (int t = 0; t < 64; t++)
+    build_filter(g);
+    int faces[MAX_RACK], face_count = 0;
+    uint64_t letters = 0;
+    for (int t = 1; t < 64; t++)
         for (int c = 0; c < g->counts[t]; c++) {
-            int face = t ? g->scores[t] : 0, j = n++;
-            while (j > 0 && rack_faces[j - 1] < face) { rack_faces[j] = rack_faces[j - 1]; j--; }
-            rack_faces[j] = face;
+            int face = g->scores[t], j = face_count++;
+            while (j > 0 && faces[j - 1] < face) { faces[j] = faces[j - 1]; j--; }
+            faces[j] = face;
+            letters += g->letter_hash[t];
         }
+    int blanks = g->counts[0];
+    Shadow shadows[2];
+    uint64_t kept[MAX_RACK];
+    int kept_count = 0;
+    for (int t = 1; t < 64; t++)
+        if (g->counts[t]) kept[kept_count++] = g->letter_hash[t];
+    int kinds[2], kind_count = 0;
+    if (!blanks) {
+        shadows[0] = (Shadow){g->held, faces, face_count, 0, g->rack_size, g->best_leave, letters, 0, {0}, 0};
+        kinds[kind_count++] = ALL_PLAYS;
+    } else {
+        if (face_count) {
+            shadows[kind_count] = (Shadow){g->held, faces, face_count, 0, face_count, g->plain_leave, letters, 0, {0}, 0};
+            kinds[kind_count++] = PLAIN_PLAYS;
+        }
+        shadows[kind_count] = (Shadow){ALL_LETTERS, faces, face_count, 1, g->rack_size, g->blank_leave, letters, blanks, {0}, 0};
+        kinds[kind_count++] = BLANK_PLAYS;
+    }
+    for (int k = 0; k < kind_count; k++) {
+        memcpy(shadows[k].kept, kept, sizeof kept);
+        shadows[k].kept_count = kept_count;
+    }
     Py_ssize_t count = 0;
     g->bounding = 1;
     for (int down = 0; down < 2; down++) {
@@ -877,14 +1070,17 @@ static void generate_top(Gen *g) {
             for (int a = 0; a < g->length; a++) {
                 if (!g->lane_anchor[a]) continue;
                 int leftmost = leftmost_of(g, a);
-                Milli bound = anchor_bound(g, a, leftmost, rack_faces);
-                if (bound == NO_EQUITY) continue;
-                Bound *b = &g->bounds[count++];
-                b->equity = bound;
-                b->down = down;
-                b->lane = lane;
-                b->anchor = a;
-                b->leftmost = leftmost;
+                for (int k = 0; k < kind_count; k++) {
+                    Milli bound = anchor_bound(g, a, leftmost, &shadows[k]);
+                    if (bound == NO_EQUITY) continue;
+                    Bound *b = &g->bounds[count++];
+                    b->equity = bound;
+                    b->down = down;
+                    b->lane = lane;
+                    b->anchor = a;
+                    b->leftmost = leftmost;
+                    b->kind = kinds[k];
+                }
             }
         }
     }
@@ -899,7 +1095,15 @@ static void generate_top(Gen *g) {
             current_down = b->down;
             current_lane = b->lane;
         }
-        generate_anchor(g, b->anchor, b->leftmost);
+        if (b->kind == PLAIN_PLAYS) {
+            g->counts[0] = 0;
+            generate_anchor(g, b->anchor, b->leftmost);
+            g->counts[0] = blanks;
+        } else {
+            g->need_blank = b->kind == BLANK_PLAYS ? blanks : 0;
+            generate_anchor(g, b->anchor, b->leftmost);
+            g->need_blank = 0;
+        }
     }
 }
 
@@ -977,6 +1181,9 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     self->nodes_view = nodes;
     g->nodes = nodes.buf;
     g->node_count = nodes.len / 4;
+    PyMem_Free(g->filter); /* built again for this graph when first needed */
+    g->filter = NULL;
+    g->filter_state = 0;
     g->gaddag_root = gaddag_root;
     g->dawg_root = dawg_root;
     g->rows = rows;
@@ -995,6 +1202,7 @@ static void Core_dealloc(Core *self) {
     PyMem_Free(self->gen.found);
     PyMem_Free(self->gen.leave_values);
     PyMem_Free(self->gen.bounds);
+    PyMem_Free(self->gen.filter);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -1077,7 +1285,7 @@ static PyObject *Core_generate(Core *self, PyObject *args) {
     }
     if (g->top) {
         if (!g->bounds) {
-            g->bounds = PyMem_Malloc((size_t)MAX_SQUARES * 2 * sizeof(Bound));
+            g->bounds = PyMem_Malloc((size_t)MAX_SQUARES * 4 * sizeof(Bound)); /* two directions, two kinds */
             if (!g->bounds) { PyErr_NoMemory(); goto done; }
         }
         if (g->found_cap < g->top + 1) {
@@ -1127,7 +1335,36 @@ done:
 
 #include "_native_endgame.h"
 
+PyDoc_STRVAR(Core_may_spell_doc,
+"may_spell(tiles, blanks)\n--\n\n"
+"Whether the word filter lets some word be spelt with exactly these letter tiles\n"
+"and `blanks` blanks: False only when no word can be; True when one is, or the\n"
+"filter cannot tell (a few in ten thousand of the letter sets that spell none, or more\n"
+"than two blanks). Built at the first call, as at the first search for the best plays.");
+
+static PyObject *Core_may_spell(Core *self, PyObject *args) {
+    Py_buffer tiles;
+    int blanks;
+    if (!PyArg_ParseTuple(args, "y*i", &tiles, &blanks)) return NULL;
+    Gen *g = &self->gen;
+    build_filter(g);
+    uint64_t letters = 0;
+    int ok = blanks >= 0;
+    for (Py_ssize_t i = 0; i < tiles.len && ok; i++) {
+        int tile = ((const uint8_t *)tiles.buf)[i];
+        ok = tile >= 1 && tile < 64;
+        if (ok) letters += g->letter_hash[tile];
+    }
+    PyBuffer_Release(&tiles);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "may_spell: letter tiles are 1 to 63, blanks from 0");
+        return NULL;
+    }
+    return PyBool_FromLong(word_may_exist(g, letters, blanks));
+}
+
 static PyMethodDef Core_methods[] = {
+    {"may_spell", (PyCFunction)Core_may_spell, METH_VARARGS, Core_may_spell_doc},
     {"placements", (PyCFunction)Core_placements, METH_VARARGS, Core_placements_doc},
     {"generate", (PyCFunction)Core_generate, METH_VARARGS, Core_generate_doc},
     {"endgame", (PyCFunction)Core_endgame, METH_VARARGS, Core_endgame_doc},

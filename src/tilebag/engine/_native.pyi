@@ -60,6 +60,7 @@ class Core:
         exchanges: int,
         /,
     ) -> Plays: ...
+    def may_spell(self, tiles: bytes, blanks: int, /) -> bool: ...
     def endgame(
         self,
         board: bytes | bytearray,

@@ -1170,6 +1170,9 @@ static Endgame *eg_new(Core *core, Py_buffer *board, Py_buffer *to_move, Py_buff
     e->gen.found_cap = 0;
     e->gen.fixed_found = 1;
     e->gen.bounds = NULL;
+    e->gen.filter = NULL; /* the core's, for its best-play searches alone */
+    e->gen.filter_state = -1;
+    e->gen.need_blank = 0;
     e->gen.out = NULL;
     memcpy(e->board, board->buf, (size_t)g->size);
     for (int s = 0; s < g->size; s++) e->board_tiles += e->board[s] != 0;
