@@ -386,8 +386,10 @@ COMMANDS: tuple[Command, ...] = (
                     LEXICON,
                 ),
                 description=(
-                    "Play static self-play games and value each leave by the equity of the next move it led to, "
-                    "fit a model of every leave to that, and play the next generation with the new values. "
+                    "Play static self-play games and value each leave kept by what holding it is worth on the "
+                    "board it was kept on: the best equity it makes when filled up from a random draw, less what "
+                    "a whole new rack from the same draw makes there. Fit a model of every leave to that, and "
+                    "play the next generation with the new values. "
                     "docs/leaves.md explains the method. Progress shows on standard error; Ctrl+C keeps what was "
                     "done, and the same command goes on from there."
                 ),
