@@ -24,6 +24,7 @@ from tilebag.engine.analysis import (
 from tilebag.engine.equity import millipoints
 from tilebag.engine.leaves import DEFAULT_LEAVES, load_leaves
 from tilebag.engine.movegen import native_available
+from tilebag.engine.opening import OPENING_PENALTY, adjust_opening
 from tilebag.engine.players import GreedyPlayer, StaticPlayer
 from tilebag.engine.selfplay import play_game
 from tilebag.errors import IllegalMoveError
@@ -56,14 +57,16 @@ def turn_of(record_text: str, index: int = 0, **options: object) -> TurnAnalysis
 def test_a_weak_play_loses_the_difference_to_the_best_equity() -> None:
     game = opening("AEINRST")
     turn = analyze_turn(game, game.parse_move("8G STAIN"), leaves=LEAVES)
-    best = game.engine.generator.generate(
-        game.board, game.rack(), leaves=LEAVES, bag_count=len(game.bag), exchanges=True, top=1
-    )[0]
+    plays = game.engine.generator.generate(
+        game.board, game.rack(), leaves=LEAVES, bag_count=len(game.bag), exchanges=True
+    )
+    best = adjust_opening(plays, game.board.layout, game.alphabet, OPENING_PENALTY)[0]
     kept = game.alphabet.parse_rack("ER")
     assert turn.score == 10
-    assert turn.equity == 10_000 + millipoints(LEAVES.value(kept))
+    # the opening adjustment: the A on I8 sits beside the double letters of I7 and I9
+    assert turn.equity == 10_000 + millipoints(LEAVES.value(kept)) - OPENING_PENALTY
     assert turn.best[0].equity == best.equity
-    assert turn.equity_lost == best.equity - 10_000 - millipoints(LEAVES.value(kept))
+    assert turn.equity_lost == best.equity - turn.equity
     assert turn.grade is Grade.BLUNDER
     assert turn.played is not None and turn.played.rank > 1 and turn.played.leave == "ER"
     assert not turn.found_best
@@ -100,7 +103,7 @@ def test_exchanges_and_the_pass_are_ranked_while_the_bag_allows() -> None:
 
 def test_a_phony_is_reported_and_ranked_by_its_equity() -> None:
     game = opening("AEINRST")
-    phony = game.parse_move("8H RAINEST")  # not a word: a phony, accepted on entry in double challenge
+    phony = game.parse_move("8D RAINEST")  # not a word: a phony, accepted on entry in double challenge
     turn = analyze_turn(game, phony)
     assert turn.phonies == ("RAINEST",)
     assert turn.played is not None and turn.played.equity == turn.best[0].equity  # as good as the best bingos

@@ -271,13 +271,14 @@ def test_finish_line_bots_play_to_reach_the_target(lexicon: Lexicon) -> None:
         return game, StaticPlayer().choose(game)
 
     game, move = first_move(Rules())
-    assert game.score(move) == 44  # QUIZ: the best equity keeps ERS
+    # 8D QUIRE: every QUIZ (44, keeping ERS) puts its U or I beside a double letter
+    assert game.score(move) == 48
     game, move = first_move(Rules(finish_target=50))
     assert game.score(move) >= 50
     game.push(move)
     assert game.is_over() and game.finish_winner == 0
     game, move = first_move(Rules(finish_target=400))  # out of reach: plays as usual
-    assert game.score(move) == 44
+    assert game.score(move) == 48
 
 
 # -- candidates are legal, and anagram plays are all found --------------------------------

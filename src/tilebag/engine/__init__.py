@@ -16,8 +16,8 @@ module-level cache.
 >>> engine = Engine(WordList(["HORN", "THORN", "NORTH", "NO", "ON", "OH", "HO"]).kwg)
 >>> board = Board()
 >>> best = engine.best(board, board.alphabet.parse_rack("HNORTXY"), bag_count=86)
->>> board.notation(best.move), best.score, best.equity // 1000
-('8H NORTH', 24, 25)
+>>> board.notation(best.move), best.score, best.equity // 1000  # the O beside I7 and I9 costs 2
+('8H NORTH', 24, 23)
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from tilebag.board import Board
 from tilebag.engine.equity import MILLIPOINTS
 from tilebag.engine.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
 from tilebag.engine.movegen import MoveGenerator, Play, default_core, distinct_exchanges, leave_valuer, play_order
+from tilebag.engine.opening import OPENING_PENALTY, adjust_opening
 from tilebag.engine.variation_plays import LeaveValuer, VariationGenerator, blank_swaps
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.kwg import Kwg
@@ -63,7 +64,15 @@ class Engine:
     :param leaves: leave values (default: the heuristic table,
         :data:`tilebag.engine.leaves.DEFAULT_LEAVES`, for the rules' tile set).
     :param core: ``native`` or ``python`` (default: :func:`tilebag.engine.movegen.default_core`).
+
+    On an empty board its equity also counts the opening adjustment
+    (:mod:`tilebag.engine.opening`): :attr:`opening_penalty` millipoints off
+    for each vowel a first play puts beside a letter premium square.
     """
+
+    opening_penalty: int = OPENING_PENALTY
+    """Millipoints off a first play for each vowel beside a letter premium
+    (:meth:`with_opening_penalty`; 0 for none)."""
 
     def __init__(
         self, kwg: Kwg, rules: Rules | None = None, leaves: LeaveValues | None = None, *, core: str | None = None
@@ -148,6 +157,16 @@ class Engine:
         other._leaves = leaves
         return other
 
+    def with_opening_penalty(self, penalty: int) -> Engine:
+        """The same engine with another opening adjustment (millipoints a
+        vowel; 0 for none)."""
+        if penalty == self.opening_penalty:
+            return self
+        other = object.__new__(Engine)
+        other.__dict__.update(self.__dict__)
+        other.opening_penalty = penalty
+        return other
+
     # -- plays -------------------------------------------------------------------
 
     def placements(self, board: Board, rack: Sequence[Tile]) -> list[tuple[Move, int]]:
@@ -157,7 +176,8 @@ class Engine:
     def plays(self, board: Board, rack: Sequence[Tile], *, bag_count: int, top: int | None = None) -> Sequence[Play]:
         """Every play the rules allow ``rack`` now, best equity first:
         placements, and while the bag holds enough tiles each distinct
-        exchange (of no more tiles than the bag holds) and the pass.
+        exchange (of no more tiles than the bag holds) and the pass. On an
+        empty board the equity counts the opening adjustment.
 
         :param bag_count: tiles in the bag (with none, a leave counts minus
             twice its face value).
@@ -167,15 +187,18 @@ class Engine:
         min_bag = self.rules.exchange_min_bag
         exchanges = bag_count >= min_bag
         short = exchanges and bag_count < len(rack)  # exchanges of more tiles than the bag holds are not allowed
-        plays = self.generator.generate(
+        opening = bool(self.opening_penalty) and board.is_empty()
+        plays: Sequence[Play] = self.generator.generate(
             board,
             rack,
             leaves=self.leaves,
             bag_count=bag_count,
             exchanges=exchanges,
             exchange_min_bag=min_bag,
-            top=None if short else top,
+            top=None if short or opening else top,
         )
+        if opening:
+            plays = adjust_opening(plays, self.layout, self.alphabet, self.opening_penalty)[:top]
         if short:
             plays = [play for play in plays if not (play.move.is_exchange and len(play.move.tiles) > bag_count)][:top]
         return plays

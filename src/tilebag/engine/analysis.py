@@ -56,6 +56,7 @@ from tilebag.engine import Engine
 from tilebag.engine.equity import MILLIPOINTS, points
 from tilebag.engine.leaves import LeaveValues
 from tilebag.engine.movegen import Play, leave_valuer, play_order
+from tilebag.engine.opening import OPENING_PENALTY, HotSquares, adjust_opening
 from tilebag.engine.variation_plays import VariationGenerator
 from tilebag.errors import TilebagError
 from tilebag.formats.replay import ReplayError, replay
@@ -510,7 +511,7 @@ def analyze_turn(
     >>> turn.score, turn.grade.value, turn.best[0].bingo, turn.best[0].score
     (10, 'blunder', True, 66)
     >>> turn.summary()
-    '8G STAIN 10 (equity 14.10): 8B ANESTRI 66 was 51.90 better (blunder); missed bingo'
+    '8G STAIN 10 (equity 11.60): 8B ANESTRI 66 was 54.40 better (blunder); missed bingo'
     >>> game.board.is_empty(), game.alphabet.format_rack(game.rack())
     (True, 'AEINRST')
     """
@@ -736,6 +737,8 @@ class _Analyst:
         if not plays:
             kept = tuple(sorted(rack))
             plays = [Play(Move.pass_(), 0, kept, leave_valuer(board.alphabet, self.leaves, bag)(kept))]
+        elif board.is_empty():
+            plays = adjust_opening(plays, board.layout, board.alphabet, OPENING_PENALTY)
         return plays
 
     def valued(
@@ -755,7 +758,10 @@ class _Analyst:
         for tile in used:
             kept.remove(tile)
         kept.sort()
-        return Play(move, score, tuple(kept), score * MILLIPOINTS + value(kept))
+        equity = score * MILLIPOINTS + value(kept)
+        if board.is_empty():  # the opening adjustment, as the bots' engine counts it
+            equity -= OPENING_PENALTY * HotSquares.of(board.layout).vowels(move, board.alphabet)
+        return Play(move, score, tuple(kept), equity)
 
     def ranked(self, board: Board, play: Play, rank: int, rack_size: int, rules: Rules) -> RankedPlay:
         return RankedPlay(

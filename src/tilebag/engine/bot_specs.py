@@ -4,7 +4,8 @@ other commands that pit bots against each other take them.
 ``static``, ``greedy``, ``beginner``, ``static:leaves=FILE`` (a leave table:
 KLV/KLV2 or a text table), ``sim:plies=2,seconds=1,candidates=10`` (the
 simulating player, :class:`tilebag.engine.sim.SimPlayer`),
-``champion:seconds=1``. Options are ``key=value`` pairs after a colon,
+``champion:seconds=1``, ``static:opening=0`` (the opening adjustment, in
+points a vowel, :mod:`tilebag.engine.opening`; 0 for none). Options are ``key=value`` pairs after a colon,
 separated by commas. ``workers=N`` (or ``workers=all``) gives a simulating
 bot's rollouts N processes; the default is one, since a match already plays
 a game on each core (``tilebag match ... --workers 1`` to give each move
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tilebag.engine.equity import millipoints
 from tilebag.engine.leaves import LeaveValues, load_leaves
 from tilebag.engine.players import BeginnerPlayer, GreedyPlayer, Player, StaticPlayer
 from tilebag.errors import TilebagError
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     from tilebag.engine.winpct import WinTable
 
 OPTIONS: dict[str, tuple[str, ...]] = {
-    "static": ("leaves",),
+    "static": ("leaves", "opening"),
     "greedy": (),
     "beginner": ("seed",),
     "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins", "workers"),
@@ -68,7 +70,12 @@ class BotSpec:
         name = name or self.label
         if self.kind == "static":
             leaves = self.options.get("leaves")
-            return StaticPlayer(name, leaves=_leaves(leaves) if leaves else None)
+            opening = self.options.get("opening")
+            return StaticPlayer(
+                name,
+                leaves=_leaves(leaves) if leaves else None,
+                opening_penalty=millipoints(float(opening)) if opening is not None else None,
+            )
         if self.kind == "greedy":
             return GreedyPlayer(name)
         if self.kind == "champion":
@@ -127,6 +134,12 @@ def parse_bot_spec(text: str) -> BotSpec:
             raise BotSpecError(f"{text!r}: {key} is a whole number")
         if key == "workers" and not (value.strip().isdigit() and int(value) > 0 or value.strip().lower() == "all"):
             raise BotSpecError(f"{text!r}: workers is a whole number above 0, or all")
+        if key == "opening":
+            try:
+                if not 0 <= float(value) < 1000:
+                    raise ValueError
+            except ValueError:
+                raise BotSpecError(f"{text!r}: opening is points a vowel, from 0") from None
         if key == "seconds":
             try:
                 if float(value) <= 0:

@@ -280,6 +280,8 @@ class StaticPlayer(_Bot):
     :param leaves: a leave table (default: :data:`tilebag.engine.leaves.DEFAULT_LEAVES`).
     :param engine: the engine to play with (default: the game's, with
         ``leaves`` and ``core`` when given).
+    :param opening_penalty: the opening adjustment in millipoints a vowel
+        (default: the engine's; 0 for none).
     """
 
     description: ClassVar[str] = "static: weighs each play's score and the tiles it keeps; the strongest bot that answers at once"
@@ -292,9 +294,13 @@ class StaticPlayer(_Bot):
         core: str | None = None,
         variations: bool = True,
         engine: Engine | None = None,
+        opening_penalty: int | None = None,
     ) -> None:
         self.name = name
         self._own_engine = engine
+        self.opening_penalty = opening_penalty
+        """Millipoints a vowel for the opening adjustment (default: the engine's,
+        :data:`tilebag.engine.opening.OPENING_PENALTY`)."""
         self._engines: dict[str | None, tuple[Engine, Engine]] = {}
         self.leaves = leaves if leaves is not None or engine is None else engine.leaves
         self.core = core
@@ -311,12 +317,14 @@ class StaticPlayer(_Bot):
         """The engine it plays ``game`` with: its own if it was given one,
         else the game's with its leave values and core."""
         if self._own_engine is not None:
-            return self._own_engine
-        base = game.engine
-        cached = self._engines.get(self.core)
-        if cached is None or cached[0] is not base:
-            cached = self._engines[self.core] = (base, engine_for(game, self.core, self.leave_values(game)))
-        return cached[1]
+            engine = self._own_engine
+        else:
+            base = game.engine
+            cached = self._engines.get(self.core)
+            if cached is None or cached[0] is not base:
+                cached = self._engines[self.core] = (base, engine_for(game, self.core, self.leave_values(game)))
+            engine = cached[1]
+        return engine if self.opening_penalty is None else engine.with_opening_penalty(self.opening_penalty)
 
     def leave_values(self, game: Game) -> LeaveValues:
         if self.leaves is not None:

@@ -479,6 +479,20 @@ COMMANDS: tuple[Command, ...] = (
                 ),
             ),
             Command(
+                "opening",
+                "what the opening adjustment gains: each penalty's first plays against the best replies",
+                "tilebag.ui.cmd_engine:bench_opening",
+                (
+                    arg("--openings", type=int, default=1000, metavar="N", help="random opening racks (default 1000)"),
+                    arg("--replies", type=int, default=50, metavar="K",
+                        help="reply racks each play is answered by (default 50)"),
+                    arg("--penalties", default="1,2,3.5,5", metavar="P,P,...",
+                        help="points a vowel to try, each against none (default 1,2,3.5,5)"),
+                    arg("--seed", type=int, default=1, help="seed of the racks (default 1)"),
+                    json_arg("print one JSON object"),
+                ),
+            ),
+            Command(
                 "selfplay",
                 "time complete games between two static bots",
                 "tilebag.ui.cmd_engine:bench_selfplay",

@@ -212,6 +212,29 @@ def bench_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_opening(args: argparse.Namespace) -> int:
+    """``tilebag bench opening``."""
+    from tilebag.engine import Engine
+    from tilebag.engine.equity import millipoints
+    from tilebag.engine.opening import measure_penalties
+    from tilebag.lexicon import default_lexicon
+
+    try:
+        penalties = [millipoints(float(p)) for p in args.penalties.split(",") if p.strip()]
+    except ValueError:
+        penalties = []
+    if args.openings < 1 or args.replies < 1 or not penalties or any(p <= 0 for p in penalties):
+        print("tilebag: bench opening: --openings and --replies from 1, --penalties numbers above 0", file=sys.stderr)
+        return 2
+    engine = Engine.for_lexicon(default_lexicon())
+    with Progress(args.openings, "openings") as bar:
+        result = measure_penalties(
+            engine, penalties, openings=args.openings, replies=args.replies, seed=args.seed, progress=bar.update
+        )
+    print(json.dumps(result.as_dict()) if args.json else result.text() + (" (stopped early)" if result.stopped else ""))
+    return 130 if result.stopped else 0
+
+
 def bench_movegen(args: argparse.Namespace) -> int:
     from tilebag.engine.movegen import native_available
 
