@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
 import pytest
 
+import tilebag.engine as engine_module
 from tilebag.board import Board
 from tilebag.engine import Engine
 from tilebag.engine.bot_specs import BotSpecError, parse_bot_spec
@@ -67,6 +69,25 @@ def test_the_engine_takes_the_penalty_off_first_plays_only(engine: Engine) -> No
     assert list(engine.plays(board, rack, bag_count=79)) == list(plain.plays(board, rack, bag_count=79)), (
         "only a first play is adjusted"
     )
+
+
+@pytest.mark.parametrize("fetch", [64, 1], ids=["best-64-first", "often-all"])
+def test_the_best_few_first_plays_are_the_head_of_the_adjusted_list(
+    engine: Engine, fetch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine reads only the best few plays of an empty board when they
+    settle the adjusted best; with few fetched it must read them all, and
+    either way gives the head of the fully adjusted list."""
+    monkeypatch.setattr(engine_module, "OPENING_FETCH", fetch)
+    board = Board()
+    rng = random.Random(fetch)
+    for _ in range(40):
+        bag = board.alphabet.distribution()
+        rng.shuffle(bag)
+        rack = bag[:7]
+        full = list(engine.plays(board, rack, bag_count=86))
+        for top in (1, 3, 10):
+            assert list(engine.plays(board, rack, bag_count=86, top=top)) == full[:top], (rack, top)
 
 
 def test_the_static_bot_s_opening_penalty_is_a_spec_option() -> None:

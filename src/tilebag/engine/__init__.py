@@ -45,6 +45,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Engine", "LegalMoves"]
 
+OPENING_FETCH = 64
+"""How many best plays of an empty board are fetched for the opening
+adjustment before all of them are (the adjustment takes at most a few points
+off, so the best few nearly always settle it)."""
+
 
 @dataclass(frozen=True)
 class _Parts:
@@ -188,17 +193,29 @@ class Engine:
         exchanges = bag_count >= min_bag
         short = exchanges and bag_count < len(rack)  # exchanges of more tiles than the bag holds are not allowed
         opening = bool(self.opening_penalty) and board.is_empty()
-        plays: Sequence[Play] = self.generator.generate(
-            board,
-            rack,
-            leaves=self.leaves,
-            bag_count=bag_count,
-            exchanges=exchanges,
-            exchange_min_bag=min_bag,
-            top=None if short or opening else top,
-        )
-        if opening:
-            plays = adjust_opening(plays, self.layout, self.alphabet, self.opening_penalty)[:top]
+
+        def generate(count: int | None) -> Sequence[Play]:
+            return self.generator.generate(
+                board,
+                rack,
+                leaves=self.leaves,
+                bag_count=bag_count,
+                exchanges=exchanges,
+                exchange_min_bag=min_bag,
+                top=count,
+            )
+
+        if not opening:
+            plays = generate(None if short else top)
+        else:  # the best few by equity first; all of them when the adjustment could reach further down
+            fetch = None if short or top is None else max(OPENING_FETCH, 4 * top)
+            plays = generate(fetch)
+            adjusted = adjust_opening(plays, self.layout, self.alphabet, self.opening_penalty, top)
+            if fetch is not None and len(plays) == fetch and not (
+                len(adjusted) == top and plays[-1].equity < adjusted[-1].equity
+            ):
+                adjusted = adjust_opening(generate(None), self.layout, self.alphabet, self.opening_penalty, top)
+            plays = adjusted
         if short:
             plays = [play for play in plays if not (play.move.is_exchange and len(play.move.tiles) > bag_count)][:top]
         return plays

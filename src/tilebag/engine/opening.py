@@ -91,14 +91,27 @@ class HotSquares:
         return count
 
 
-def adjust_opening(plays: Sequence[Play], layout: BoardLayout, alphabet: Alphabet, penalty: int) -> list[Play]:
+def adjust_opening(
+    plays: Sequence[Play], layout: BoardLayout, alphabet: Alphabet, penalty: int, top: int | None = None
+) -> list[Play]:
     """The plays of an empty board with their equity less ``penalty``
-    millipoints for each vowel beside a letter premium, best first again."""
+    millipoints for each vowel beside a letter premium, best first again
+    (the best ``top`` of them when given).
+
+    ``plays`` must be best first (as the generators list them): since the
+    adjustment only takes equity off, the plays are read in order only until
+    the next one, unadjusted, can no longer beat the ``top`` kept.
+    """
     hot = HotSquares.of(layout)
-    adjusted = []
+    adjusted: list[Play] = []
     for play in plays:
+        if top is not None and len(adjusted) >= top and play.equity < adjusted[top - 1].equity:
+            break
         vowels = hot.vowels(play.move, alphabet)
         adjusted.append(dataclasses.replace(play, equity=play.equity - penalty * vowels) if vowels else play)
+        if top is not None and len(adjusted) >= top:
+            adjusted.sort(key=play_order)
+            del adjusted[top:]
     adjusted.sort(key=play_order)
     return adjusted
 
