@@ -13,12 +13,14 @@ import tilebag.engine as engine_module
 from tilebag.board import Board
 from tilebag.engine import Engine
 from tilebag.engine.bot_specs import BotSpecError, parse_bot_spec
+from tilebag.engine.movegen import native_available
 from tilebag.engine.opening import OPENING_PENALTY, HotSquares, adjust_opening
 from tilebag.engine.players import StaticPlayer
 from tilebag.game import Game
 from tilebag.layout import load_layout
 from tilebag.lexicon import default_lexicon
 from tilebag.move import Move
+from tilebag.rules import Rules
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +90,21 @@ def test_the_best_few_first_plays_are_the_head_of_the_adjusted_list(
         full = list(engine.plays(board, rack, bag_count=86))
         for top in (1, 3, 10):
             assert list(engine.plays(board, rack, bag_count=86, top=top)) == full[:top], (rack, top)
+
+
+@pytest.mark.parametrize("core", ["python", "native"])
+def test_with_a_short_bag_the_best_first_plays_are_still_the_head_of_the_list(core: str) -> None:
+    """Exchanges of more tiles than the bag holds are dropped after the
+    ranking: the adjusted list must not be cut before."""
+    if core == "native" and not native_available():
+        pytest.skip("the compiled core was not built in this installation")
+    engine = Engine.for_lexicon(default_lexicon(), Rules(exchange_min_bag=1), core=core)
+    board = Board()
+    rack = board.alphabet.parse_rack("QVVWWUU")
+    full = list(engine.plays(board, rack, bag_count=3))
+    assert full and all(len(play.move.tiles) <= 3 for play in full if play.move.is_exchange)
+    for top in (1, 2, 5, 20):
+        assert list(engine.plays(board, rack, bag_count=3, top=top)) == full[:top]
 
 
 def test_the_static_bot_s_opening_penalty_is_a_spec_option() -> None:

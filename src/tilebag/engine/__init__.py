@@ -210,7 +210,8 @@ class Engine:
         else:  # the best few by equity first; all of them when the adjustment could reach further down
             fetch = None if short or top is None else max(OPENING_FETCH, 4 * top)
             plays = generate(fetch)
-            adjusted = adjust_opening(plays, self.layout, self.alphabet, self.opening_penalty, top)
+            kept = None if fetch is None else top  # all of them when short exchanges are still to be dropped
+            adjusted = adjust_opening(plays, self.layout, self.alphabet, self.opening_penalty, kept)
             if fetch is not None and len(plays) == fetch and not (
                 len(adjusted) == top and plays[-1].equity < adjusted[-1].equity
             ):
