@@ -182,7 +182,6 @@ def measure_penalties(
     """
     plain = engine.with_opening_penalty(0)
     alphabet, layout = plain.alphabet, plain.layout
-    hot = HotSquares.of(layout)
     rng = random.Random(seed)
     gains: dict[int, list[float]] = {p: [] for p in penalties}
     changed = dict.fromkeys(penalties, 0)
@@ -197,10 +196,7 @@ def measure_penalties(
             rack, rest = bag[:rack_size], bag[rack_size:]
             board = Board(layout, alphabet)
             plays = list(plain.plays(board, rack, bag_count=len(rest)))
-            chosen = {
-                p: min(plays, key=lambda play: _adjusted_order(play, p * hot.vowels(play.move, alphabet)))
-                for p in (0, *penalties)
-            }
+            chosen = {p: adjust_opening(plays, layout, alphabet, p, 1)[0] for p in (0, *penalties)}
             if not chosen[0].move.is_place:
                 continue
             draws = random.Random(seed * 1_000_003 + number)
@@ -235,8 +231,3 @@ def measure_penalties(
         error = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
         result.append(PenaltyGain(p, len(values), changed[p], mean, error))
     return OpeningBench(result, replies, stopped)
-
-
-def _adjusted_order(play: Play, penalty: int) -> tuple[object, ...]:
-    """:func:`play_order` with ``penalty`` millipoints off the equity."""
-    return (penalty - play.equity, *play_order(play)[1:])
