@@ -16,7 +16,7 @@ setup(
         Extension(
             "tilebag.engine._native",
             ["src/tilebag/engine/_native.c"],
-            depends=["src/tilebag/engine/_native_endgame.h"],
+            depends=["src/tilebag/engine/_native_endgame.h", "src/tilebag/engine/_native_rollout.h"],
             extra_compile_args=FLAGS,
             optional=True,
         )

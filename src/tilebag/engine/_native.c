@@ -31,6 +31,7 @@
 #include <Python.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -962,30 +963,32 @@ static void add_exchanges(Gen *g, int pass, int exchanges) {
 
 /* ---- a call ------------------------------------------------------------------ */
 
-static int begin(Gen *g, Py_buffer *board, Py_buffer *rack) {
-    if (board->len != g->size) {
-        PyErr_Format(PyExc_ValueError, "the board has %zd squares, the layout %d", board->len, g->size);
+/* Set the generator up for a board and a rack (checked, for a call from
+   Python: the board's size, the rack's length and tiles). */
+static int begin_tiles(Gen *g, const uint8_t *board, Py_ssize_t board_len, const uint8_t *rack, Py_ssize_t rack_len) {
+    if (board_len != g->size) {
+        PyErr_Format(PyExc_ValueError, "the board has %zd squares, the layout %d", board_len, g->size);
         return -1;
     }
-    if (rack->len > MAX_RACK) {
-        PyErr_Format(PyExc_ValueError, "a rack of %zd tiles is more than the %d the core takes", rack->len, MAX_RACK);
+    if (rack_len > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError, "a rack of %zd tiles is more than the %d the core takes", rack_len, MAX_RACK);
         return -1;
     }
-    g->board = board->buf;
+    g->board = board;
     g->failed = 0;
     g->used = 0;
     g->found_count = 0;
     g->held = 0;
     memset(g->counts, 0, sizeof g->counts);
-    const uint8_t *r = rack->buf;
-    for (Py_ssize_t i = 0; i < rack->len; i++) {
+    const uint8_t *r = rack;
+    for (Py_ssize_t i = 0; i < rack_len; i++) {
         if (r[i] >= 64) {
             PyErr_Format(PyExc_ValueError, "rack tile %d is out of range (0..63)", r[i]);
             return -1;
         }
         g->counts[r[i]]++;
     }
-    g->rack_size = (int)rack->len;
+    g->rack_size = (int)rack_len;
     for (int t = 1; t < 64; t++)
         if (g->counts[t]) g->held |= (uint64_t)1 << t;
     const uint8_t *b = g->board;
@@ -1007,6 +1010,10 @@ static int begin(Gen *g, Py_buffer *board, Py_buffer *rack) {
         compute_cross(g, 1);
     }
     return 0;
+}
+
+static int begin(Gen *g, Py_buffer *board, Py_buffer *rack) {
+    return begin_tiles(g, board->buf, board->len, rack->buf, rack->len);
 }
 
 static void generate_all(Gen *g) {
@@ -1240,6 +1247,21 @@ PyDoc_STRVAR(Core_generate_doc,
 "is worth minus twice its face value. `top` > 0 keeps only the best plays;\n"
 "`with_pass` adds the pass, `exchanges` every distinct exchange of at most that many tiles.");
 
+/* Room for the anchors' bounds and the best plays of a search for the best few. */
+static int ready_for_top(Gen *g) {
+    if (!g->bounds) {
+        g->bounds = PyMem_Malloc((size_t)MAX_SQUARES * 4 * sizeof(Bound)); /* two directions, two kinds */
+        if (!g->bounds) { PyErr_NoMemory(); return -1; }
+    }
+    if (g->found_cap < TOP_LIMIT + 1) {
+        Found *grown = PyMem_Realloc(g->found, (size_t)(TOP_LIMIT + 1) * sizeof(Found));
+        if (!grown) { PyErr_NoMemory(); return -1; }
+        g->found = grown;
+        g->found_cap = TOP_LIMIT + 1;
+    }
+    return 0;
+}
+
 static PyObject *Core_generate(Core *self, PyObject *args) {
     Py_buffer board, rack;
     PyObject *leaves;
@@ -1284,16 +1306,7 @@ static PyObject *Core_generate(Core *self, PyObject *args) {
         }
     }
     if (g->top) {
-        if (!g->bounds) {
-            g->bounds = PyMem_Malloc((size_t)MAX_SQUARES * 4 * sizeof(Bound)); /* two directions, two kinds */
-            if (!g->bounds) { PyErr_NoMemory(); goto done; }
-        }
-        if (g->found_cap < g->top + 1) {
-            Found *grown = PyMem_Realloc(g->found, (size_t)(TOP_LIMIT + 1) * sizeof(Found));
-            if (!grown) { PyErr_NoMemory(); goto done; }
-            g->found = grown;
-            g->found_cap = TOP_LIMIT + 1;
-        }
+        if (ready_for_top(g) < 0) goto done;
         add_exchanges(g, with_pass, exchanges);
         generate_top(g);
     } else {
@@ -1334,6 +1347,7 @@ done:
 }
 
 #include "_native_endgame.h"
+#include "_native_rollout.h"
 
 PyDoc_STRVAR(Core_may_spell_doc,
 "may_spell(tiles, blanks)\n--\n\n"
@@ -1368,6 +1382,7 @@ static PyMethodDef Core_methods[] = {
     {"placements", (PyCFunction)Core_placements, METH_VARARGS, Core_placements_doc},
     {"generate", (PyCFunction)Core_generate, METH_VARARGS, Core_generate_doc},
     {"endgame", (PyCFunction)Core_endgame, METH_VARARGS, Core_endgame_doc},
+    {"rollouts", (PyCFunction)Core_rollouts, METH_VARARGS, Core_rollouts_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -61,6 +61,23 @@ class Core:
         /,
     ) -> Plays: ...
     def may_spell(self, tiles: bytes, blanks: int, /) -> bool: ...
+    def rollouts(
+        self,
+        board: bytes | bytearray,
+        rack: bytes,
+        other_size: int,
+        unseen: bytes,
+        candidates: Sequence[tuple[int, int, int, bool, bytes, int]],
+        seeds: Sequence[int],
+        plies: int,
+        leaves: Heuristic | Klv | None,
+        exchange_min_bag: int,
+        scoreless: int,
+        scoreless_limit: int,
+        rack_size: int,
+        wins: tuple[float, Sequence[float], Sequence[float]] | None,
+        /,
+    ) -> list[list[tuple[int, int]]]: ...
     def endgame(
         self,
         board: bytes | bytearray,

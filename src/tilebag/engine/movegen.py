@@ -386,6 +386,38 @@ class MoveGenerator:
         )
         return Plays(listed)
 
+    def native_rollouts(
+        self,
+        board: Board,
+        rack: Sequence[Tile],
+        other_size: int,
+        unseen: Sequence[Tile],
+        candidates: Sequence[tuple[Move, int]],
+        seeds: Sequence[int],
+        *,
+        plies: int,
+        leaves: LeaveValues | None,
+        exchange_min_bag: int,
+        scoreless: int,
+        scoreless_limit: int,
+        rack_size: int,
+        wins: tuple[float, Sequence[float], Sequence[float]] | None,
+    ) -> list[list[tuple[int, int]]] | None:
+        """A simulation's rollouts played in the compiled core, one list of
+        (value, points) a seed (see :mod:`tilebag.engine.sim`, the
+        reference); ``None`` when this generator cannot: the reference
+        core, or leave values the core does not compute itself."""
+        if self.core != "native":
+            return None
+        model = None if leaves is None else self._native_leaves(leaves, [])
+        if isinstance(model, tuple):
+            return None
+        encoded = [_encoded(move, score) for move, score in candidates]
+        return self._native_core().rollouts(
+            board.tiles, bytes(rack), other_size, bytes(unseen), encoded, seeds, plies, model,
+            exchange_min_bag, scoreless, scoreless_limit, rack_size, wins,
+        )
+
     # -- board analysis -------------------------------------------------------
 
     def _anchors(self, board: Board) -> list[bool]:
@@ -710,6 +742,18 @@ def distinct_exchanges(rack: Sequence[Tile]) -> list[tuple[Tile, ...]]:
             result.append(tiles)
     result.sort()
     return result
+
+
+def _encoded(move: Move, score: int) -> tuple[int, int, int, bool, bytes, int]:
+    """A move as the compiled core takes it: (kind, start, lane, down, tiles, score)."""
+    if move.kind is MoveKind.PLACE:
+        start, lane = (move.row, move.col) if move.down else (move.col, move.row)
+        return (0, start, lane, move.down, bytes(move.tiles), score)
+    if move.kind is MoveKind.EXCHANGE:
+        return (1, 0, 0, False, bytes(move.tiles), 0)
+    if move.kind is MoveKind.PASS:
+        return (2, 0, 0, False, b"", 0)
+    raise ValueError(f"the compiled core plays placements, exchanges and passes, not a {move.kind.value}")
 
 
 def play_order(play: Play) -> tuple[int, int, int, int, int, int, tuple[Tile, ...]]:

@@ -14,9 +14,14 @@ by its differences from the best iteration by iteration: both met the same
 draws); the search stops when one is left or the time is up, and plays the
 best mean.
 
-Rollouts make and unmake moves on one light
-:class:`~tilebag.position.Position` and ask the engine only for each
-side's best play: no game, no events, no Python object per play they skip.
+An iteration's deal is a seeded shuffle of the unseen tiles
+(:func:`dealt`): the opponent's rack, then the bag, drawn from its end. The
+rollouts run in the compiled core (``Core.rollouts``: each side's best play
+found, made on a copy of the board, nothing allocated per play), and here,
+the reference, on one light :class:`~tilebag.position.Position` with the
+same deals, for the reference core, leave values the compiled core does not
+compute, and a first move (whose rollouts count the opening adjustment).
+Both give the same values.
 
 >>> from tilebag import Game
 >>> game = Game(["sim", "other"], seed=3)
@@ -31,7 +36,6 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
-import random
 import signal
 import statistics
 import time
@@ -40,7 +44,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from tilebag.alphabet import Tile
+from tilebag.alphabet import Alphabet, Tile
 from tilebag.bag import Bag
 from tilebag.engine import Engine
 from tilebag.engine.movegen import Play
@@ -261,19 +265,72 @@ class _Job:
 
 def _iterations(engine: Engine, job: _Job, moves: Sequence[tuple[Move, int]], numbers: Iterable[int]) -> list[list[tuple[int, int]]]:
     """Each iteration's value and spread gained (see :func:`_rollout`) for
-    every move, on a copy of the job's position."""
-    position = job.position.copy()
+    every move: in the compiled core when it can, else here, on a copy of
+    the job's position (the same deals, the same values)."""
+    seeds = [hash((job.seed, number)) & _MASK for number in numbers]
+    position = job.position
     me = position.turn
     other = 1 - me
+    if not position.board.is_empty():  # the first move's rollouts count the opening adjustment: played here
+        played = engine.generator.native_rollouts(
+            position.board, position.racks[me], job.opponent_size, job.unseen, moves, seeds,
+            plies=job.plies, leaves=engine.leaves, exchange_min_bag=engine.rules.exchange_min_bag,
+            scoreless=position.scoreless, scoreless_limit=2 * len(position.racks), rack_size=position.rack_size,
+            wins=None if job.wins is None else (job.spread_before, job.wins.scales, job.wins.edges),
+        )
+        if played is not None:
+            return played
+    position = position.copy()
     results = []
-    for number in numbers:
-        rng = random.Random(hash((job.seed, number)))
-        tiles = list(job.unseen)
-        rng.shuffle(tiles)
+    for seed in seeds:
+        tiles = dealt(job.unseen, seed)
         position.racks[other] = tiles[: job.opponent_size]
-        position.bag = Bag(engine.alphabet, tiles=tiles[job.opponent_size :], seed=rng.randrange(1 << 30))
+        position.bag = _RolloutBag(engine.alphabet, tiles[job.opponent_size :])
         results.append([_rollout(position, engine, move, score, me, job) for move, score in moves])
     return results
+
+
+_MASK = (1 << 64) - 1
+
+
+def _split_mix(state: int) -> tuple[int, int]:
+    """splitmix64: the deal generator's next state and number."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def dealt(tiles: Sequence[Tile], seed: int) -> list[Tile]:
+    """``tiles`` shuffled as an iteration deals them (splitmix64 from
+    ``seed``, then Fisher-Yates; the compiled core shuffles the same way):
+    the first go to the opponent's rack, the rest is the bag, drawn from
+    its end.
+
+    >>> dealt([1, 2, 3, 4, 5, 6], 7) == dealt([1, 2, 3, 4, 5, 6], 7), sorted(dealt([1, 2, 3, 4, 5, 6], 7))
+    (True, [1, 2, 3, 4, 5, 6])
+    """
+    result = list(tiles)
+    state = seed & _MASK
+    for i in range(len(result) - 1, 0, -1):
+        state, number = _split_mix(state)
+        j = (number >> 11) % (i + 1)
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
+class _RolloutBag(Bag):
+    """A rollout's bag: the dealt tiles, drawn from the end in that order;
+    an exchange's tiles go back at the bottom, not mixed in (so that the
+    compiled core and this module play the same rollouts)."""
+
+    def __init__(self, alphabet: Alphabet, tiles: Sequence[Tile]) -> None:
+        super().__init__(alphabet, 0, ())
+        self._tiles = list(tiles)
+
+    def put_back(self, tiles: Iterable[Tile]) -> None:
+        self._tiles[:0] = list(tiles)
 
 
 def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int, job: _Job) -> tuple[int, int]:
