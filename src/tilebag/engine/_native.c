@@ -794,13 +794,28 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh) {
     return best;
 }
 
-static int compare_bounds(const void *a, const void *b) {
+static inline int compare_bounds(const void *a, const void *b) {
     const Bound *x = a, *y = b;
     if (x->equity != y->equity) return x->equity > y->equity ? -1 : 1;
     if (x->down != y->down) return x->down - y->down;
     if (x->lane != y->lane) return x->lane - y->lane;
     if (x->anchor != y->anchor) return x->anchor - y->anchor;
     return x->kind - y->kind;
+}
+
+/* Restore the heap of bounds (best first, in compare_bounds' order) below `i`. */
+static void sift_bound(Bound *heap, Py_ssize_t n, Py_ssize_t i) {
+    if (i >= n) return;
+    Bound item = heap[i];
+    for (;;) {
+        Py_ssize_t child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && compare_bounds(&heap[child + 1], &heap[child]) < 0) child++;
+        if (compare_bounds(&heap[child], &item) >= 0) break;
+        heap[i] = heap[child];
+        i = child;
+    }
+    heap[i] = item;
 }
 
 /* ---- leave values ------------------------------------------------------------ */
@@ -971,14 +986,15 @@ static void add_exchanges(Gen *g, int pass, int exchanges) {
         int count = 0;
         for (int j = 0; j < m; j++) count += used[j];
         if (count > exchanges) continue; /* no more tiles than the bag holds */
+        int index = 0;
+        for (int j = 0; j < m; j++) index += used[j] * g->tile_stride[kinds[j]];
+        if (g->top > 0 && g->found_count == g->top && g->leave_values[index] < g->found[g->found_count - 1].equity)
+            continue; /* worse than every play kept */
         Found f;
         memset(&f, 0, sizeof f);
         f.kind = EXCHANGE;
-        int index = 0;
-        for (int j = 0; j < m; j++) {
-            index += used[j] * g->tile_stride[kinds[j]];
+        for (int j = 0; j < m; j++)
             for (int c = 0; c < used[j]; c++) f.tiles[f.len++] = (uint8_t)kinds[j];
-        }
         f.equity = g->leave_values[index];
         keep(g, &f);
         if (g->failed) return;
@@ -1116,10 +1132,13 @@ static void generate_top(Gen *g) {
         }
     }
     g->bounding = 0;
-    if (count > 1) qsort(g->bounds, (size_t)count, sizeof(Bound), compare_bounds);
+    /* a heap, not a sort: most searches stop after a third of the bounds */
+    for (Py_ssize_t i = count / 2 - 1; i >= 0; i--) sift_bound(g->bounds, count, i);
     int current_down = -1, current_lane = -1;
-    for (Py_ssize_t i = 0; i < count && !g->failed; i++) {
-        Bound *b = &g->bounds[i];
+    for (Py_ssize_t left = count; left > 0 && !g->failed;) {
+        Bound next = g->bounds[0], *b = &next;
+        g->bounds[0] = g->bounds[--left];
+        sift_bound(g->bounds, left, 0);
         if (g->found_count == g->top && b->equity < g->found[g->found_count - 1].equity) break;
         if (b->down != current_down || b->lane != current_lane) {
             setup_lane(g, b->down, b->lane);
