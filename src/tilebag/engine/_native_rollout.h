@@ -56,8 +56,21 @@ typedef struct RoState {
     int gained[2];
 } RoState;
 
+/* A leave table kept for a rack: the opponent's first reply is searched
+   with the same rack for every candidate of an iteration. */
+#define RO_KEPT_VALUES 256
+#define RO_KEPT_PLIES 4
+typedef struct RoLeaves {
+    int valid, endgame;
+    int counts[64], tile_stride[64];
+    Py_ssize_t value_count;
+    Milli best_leave[MAX_RACK + 1], plain_leave[MAX_RACK + 1], blank_leave[MAX_RACK + 1];
+    Milli values[RO_KEPT_VALUES];
+} RoLeaves;
+
 /* What every rollout of one simulation shares. */
 typedef struct RoJob {
+    RoLeaves kept[RO_KEPT_PLIES]; /* by ply */
     PyObject *leaves; /* a Heuristic, a Klv, or Py_None */
     int leave_mode;   /* LEAVES_HEURISTIC, LEAVES_KLV or LEAVES_NONE while the bag has tiles */
     int plies, exchange_min_bag, scoreless_limit, rack_size;
@@ -119,14 +132,41 @@ static int ro_over(const RoState *s, int scoreless_limit) {
 
 /* The best play of the player to move by equity, as Engine.best finds it:
    1 with it in `best`, 0 when there is none (not even a pass), -1 on an error. */
-static int ro_best(Gen *g, const RoJob *job, const RoState *s, Found *best) {
+static int ro_leave_table(Gen *g, RoJob *job, int ply, int endgame) {
+    RoLeaves *kept = ply < RO_KEPT_PLIES ? &job->kept[ply] : NULL;
+    if (kept && kept->valid && kept->endgame == endgame && !memcmp(kept->counts, g->counts, sizeof g->counts)) {
+        memcpy(g->tile_stride, kept->tile_stride, sizeof g->tile_stride);
+        g->value_count = kept->value_count; /* the table's room is at least this, from when it was kept */
+        memcpy(g->leave_values, kept->values, (size_t)kept->value_count * sizeof(Milli));
+        memcpy(g->best_leave, kept->best_leave, sizeof g->best_leave);
+        memcpy(g->plain_leave, kept->plain_leave, sizeof g->plain_leave);
+        memcpy(g->blank_leave, kept->blank_leave, sizeof g->blank_leave);
+        return 0;
+    }
+    if (leave_table(g, endgame ? LEAVES_ENDGAME : job->leave_mode, job->leaves, NULL) < 0) return -1;
+    if (kept) {
+        kept->valid = g->value_count <= RO_KEPT_VALUES;
+        if (!kept->valid) return 0;
+        kept->endgame = endgame;
+        memcpy(kept->counts, g->counts, sizeof g->counts);
+        memcpy(kept->tile_stride, g->tile_stride, sizeof g->tile_stride);
+        kept->value_count = g->value_count;
+        memcpy(kept->values, g->leave_values, (size_t)g->value_count * sizeof(Milli));
+        memcpy(kept->best_leave, g->best_leave, sizeof g->best_leave);
+        memcpy(kept->plain_leave, g->plain_leave, sizeof g->plain_leave);
+        memcpy(kept->blank_leave, g->blank_leave, sizeof g->blank_leave);
+    }
+    return 0;
+}
+
+static int ro_best(Gen *g, RoJob *job, const RoState *s, int ply, Found *best) {
     const RoRack *rack = &s->racks[s->turn];
     g->valued = 1;
     g->top = 1;
     g->need_blank = 0;
     if (begin_tiles(g, s->board, g->size, rack->tiles, rack->count) < 0) return -1;
     int endgame = s->bag_count <= 0;
-    if (leave_table(g, endgame ? LEAVES_ENDGAME : job->leave_mode, job->leaves, NULL) < 0) return -1;
+    if (ro_leave_table(g, job, ply, endgame) < 0) return -1;
     int exchanges = s->bag_count >= job->exchange_min_bag;
     add_exchanges(g, exchanges, exchanges ? (rack->count < s->bag_count ? rack->count : s->bag_count) : 0);
     generate_top(g);
@@ -162,7 +202,7 @@ static inline long long ro_floor_div(long long a, long long b) {
 }
 
 /* Play one candidate out from `start` (a copy is changed); -1 on an error. */
-static int ro_rollout(Gen *g, const RoJob *job, const RoState *start, const Found *candidate, long long *value,
+static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *candidate, long long *value,
                       long long *points) {
     RoState s;
     memcpy(&s, start, offsetof(RoState, bag) + (size_t)start->bag_count);
@@ -174,7 +214,7 @@ static int ro_rollout(Gen *g, const RoJob *job, const RoState *start, const Foun
     for (int ply = 0; ply < job->plies; ply++) {
         if (ro_over(&s, job->scoreless_limit)) break;
         Found best;
-        int found = ro_best(g, job, &s, &best);
+        int found = ro_best(g, job, &s, ply, &best);
         if (found < 0) return -1;
         if (!found) break;
         ro_make(g, &s, &best, job->rack_size);
