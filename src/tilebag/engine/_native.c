@@ -715,6 +715,19 @@ static int word_keeping_one_may_exist(const Gen *g, const Shadow *sh, uint64_t t
     return 0;
 }
 
+/* The squares of a stretch by what a point of face value is worth on them,
+   highest first (`coef`), with the highest face each allows (`limit`). */
+static void sort_squares(int n, const int *lm, const int *wm, const int *crossed, const int *cap, int wmul, int *coef,
+                         int *limit) {
+    for (int i = 0; i < n; i++) {
+        int c = lm[i] * (wmul + (crossed[i] ? wm[i] : 0));
+        int j = i;
+        while (j > 0 && coef[j - 1] < c) { coef[j] = coef[j - 1]; limit[j] = limit[j - 1]; j--; }
+        coef[j] = c;
+        limit[j] = cap[i];
+    }
+}
+
 /* The best equity any play of one kind found from anchor `a` could have:
    for every stretch of squares through it that a play could cover, the
    best score the rack's tiles could make on those squares if every word
@@ -727,10 +740,11 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh) {
     uint64_t fillable = sh->fillable;
     Milli best = NO_EQUITY;
     if (!(g->lmask[a] & fillable)) return best;
+    int top_face = sh->face_count ? sh->faces[0] : 0;
     for (int s = a; s >= leftmost; s--) {
         if (!g->letters[s] && !(g->lmask[s] & fillable)) break;
         if (s > 0 && g->letters[s - 1]) continue; /* a play cannot start here */
-        int n = 0, board_points = 0, wmul = 1;
+        int n = 0, board_points = 0, wmul = 1, min_cap = INT_MAX;
         int lm[MAX_RACK], wm[MAX_RACK], crossed[MAX_RACK], cap[MAX_RACK], cross_points = 0;
         uint64_t through = 0; /* the hash of the board's letters covered */
         int too_many = 0;
@@ -743,10 +757,15 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh) {
             if (n == sh->most) { too_many = 1; break; }
             lm[n] = g->lm[i]; wm[n] = g->wm[i]; crossed[n] = g->lcross[i] != NO_CROSS; cap[n] = g->cap[i];
             if (crossed[n]) cross_points += g->lcross[i] * g->wm[i];
+            if (cap[n] < min_cap) min_cap = cap[n];
             wmul *= g->wm[i];
             n++;
         }
         if (too_many) break;
+        /* the squares sorted, kept as the stretch grows to the right: a new
+           square without a word multiplier is put in its place, another
+           changes every square's worth and sorts them again */
+        int coef[MAX_RACK], limit[MAX_RACK], sorted = 0;
         for (int e = a; e <= last; e++) {
             if (g->letters[e]) {
                 board_points += g->face[e];
@@ -755,7 +774,17 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh) {
                 if (!(g->lmask[e] & fillable) || n == sh->most) break;
                 lm[n] = g->lm[e]; wm[n] = g->wm[e]; crossed[n] = g->lcross[e] != NO_CROSS; cap[n] = g->cap[e];
                 if (crossed[n]) cross_points += g->lcross[e] * g->wm[e];
-                wmul *= g->wm[e];
+                if (cap[n] < min_cap) min_cap = cap[n];
+                if (g->wm[e] != 1) {
+                    wmul *= g->wm[e];
+                    sorted = 0;
+                } else if (sorted == n) {
+                    int c = lm[n] * (wmul + (crossed[n] ? wm[n] : 0)), j = n;
+                    while (j > 0 && coef[j - 1] < c) { coef[j] = coef[j - 1]; limit[j] = limit[j - 1]; j--; }
+                    coef[j] = c;
+                    limit[j] = cap[n];
+                    sorted = n + 1;
+                }
                 n++;
             }
             if (e < last && g->letters[e + 1]) continue; /* a play cannot end here */
@@ -763,27 +792,27 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh) {
             if (sh->leave[n] == NO_EQUITY) continue; /* no leave of that size */
             if (n == sh->most && !word_may_exist(g, sh->letters + through, sh->blanks)) continue;
             if (n == sh->most - 1 && n > 1 && !word_keeping_one_may_exist(g, sh, through)) continue;
-            /* the squares by what a point of face value is worth on them */
-            int coef[MAX_RACK], limit[MAX_RACK];
-            for (int i = 0; i < n; i++) {
-                int c = lm[i] * (wmul + (crossed[i] ? wm[i] : 0));
-                int j = i;
-                while (j > 0 && coef[j - 1] < c) { coef[j] = coef[j - 1]; limit[j] = limit[j - 1]; j--; }
-                coef[j] = c;
-                limit[j] = cap[i];
+            if (sorted != n) {
+                sort_squares(n, lm, wm, crossed, cap, wmul, coef, limit);
+                sorted = n;
             }
             /* the letter tiles, highest first, each on the best free square
                whose cross-set allows a tile that high: the most any
                assignment of tiles to these squares can score */
-            int score = wmul * board_points + cross_points, free = n;
-            uint32_t taken = 0;
-            for (int t = 0; t < sh->face_count && free > sh->zeros; t++) {
-                for (int i = 0; i < n; i++) {
-                    if ((taken >> i) & 1 || limit[i] < sh->faces[t]) continue;
-                    taken |= (uint32_t)1 << i;
-                    score += coef[i] * sh->faces[t];
-                    free--;
-                    break;
+            int score = wmul * board_points + cross_points;
+            if (min_cap >= top_face) { /* every square takes every tile: the t-th highest on the t-th best */
+                for (int t = 0; t < sh->face_count && t < n - sh->zeros; t++) score += coef[t] * sh->faces[t];
+            } else {
+                int free = n;
+                uint32_t taken = 0;
+                for (int t = 0; t < sh->face_count && free > sh->zeros; t++) {
+                    for (int i = 0; i < n; i++) {
+                        if ((taken >> i) & 1 || limit[i] < sh->faces[t]) continue;
+                        taken |= (uint32_t)1 << i;
+                        score += coef[i] * sh->faces[t];
+                        free--;
+                        break;
+                    }
                 }
             }
             if (n >= g->bingo_tiles) score += g->bingo_bonus;
