@@ -134,6 +134,29 @@ def test_the_best_plays_of_racks_with_blanks_are_the_head_of_the_full_list(lexic
     assert checked == 720
 
 
+def test_the_bound_of_a_blank_play_leaves_the_blank_the_square_the_best_play_gives_it(lexicon: KwgLexicon) -> None:
+    """A play that must place the blank leaves one square to it, and which
+    square matters: with the rack ?PW, 2J Pa puts the P on a triple letter
+    and the blank beside it, where only the W could otherwise go. Its
+    anchor's bound once matched the W first, kept the triple letter for the
+    blank, and came out below the play (the search then missed it). Seeds
+    around that position, each checked against the full list."""
+    native = MoveGenerator(lexicon.kwg, core="native")
+    for seed in range(2100, 2160):
+        rng = random.Random(seed)
+        board, rack = random_position(rng, native, lexicon.alphabet, rng.randrange(0, 16))
+        blanks = rng.choice([0, 1, 1, 2])
+        rack = ([0] * blanks + rack[blanks:])[: rng.choice([7, 7, 7, 6, 5, 3, 2, 1])]
+        leaves = make_leaves(rng.choice(["none", "heuristic", "klv", "heuristic"]), lexicon)
+        options = {"leaves": leaves, "bag_count": rng.choice([0, 1, 6, 7, 40]), "exchanges": True}
+        full = native.generate(board, rack, **options)  # type: ignore[arg-type]
+        for top in (1, 2, 5):
+            best = native.generate(board, rack, top=top, **options)  # type: ignore[arg-type]
+            assert list(best) == list(full[:top]), f"seed {seed}, rack {rack}, top {top}"
+        if seed == 2130:
+            assert str(full[0].move) == "2J Pa" and str(best[0].move) == "2J Pa"
+
+
 def test_the_word_filter_refuses_no_word_and_most_letter_sets_that_spell_none(lexicon: KwgLexicon) -> None:
     """The filter only ever drops a bound when no word has the letters: every
     word passes, with a letter or two left to a blank; and it does filter,

@@ -796,25 +796,38 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh) {
                 sort_squares(n, lm, wm, crossed, cap, wmul, coef, limit);
                 sorted = n;
             }
-            /* the letter tiles, highest first, each on the best free square
-               whose cross-set allows a tile that high: the most any
-               assignment of tiles to these squares can score */
-            int score = wmul * board_points + cross_points;
+            /* the most the letter tiles can score on these squares, with
+               `zeros` of them left to blanks (worth nothing) */
+            int score = wmul * board_points + cross_points, tiles = 0;
+            int slots = n - sh->zeros; /* squares a letter tile may take */
             if (min_cap >= top_face) { /* every square takes every tile: the t-th highest on the t-th best */
-                for (int t = 0; t < sh->face_count && t < n - sh->zeros; t++) score += coef[t] * sh->faces[t];
+                for (int t = 0; t < sh->face_count && t < slots; t++) tiles += coef[t] * sh->faces[t];
             } else {
+                /* the letter tiles, highest first, each on the best free
+                   square whose cross-set allows a tile that high: with
+                   every square open to a letter, the best assignment (a
+                   tile allowed on a square allows every lower one there) */
                 int free = n;
                 uint32_t taken = 0;
-                for (int t = 0; t < sh->face_count && free > sh->zeros; t++) {
+                for (int t = 0; t < sh->face_count && free > 0; t++) {
                     for (int i = 0; i < n; i++) {
                         if ((taken >> i) & 1 || limit[i] < sh->faces[t]) continue;
                         taken |= (uint32_t)1 << i;
-                        score += coef[i] * sh->faces[t];
+                        tiles += coef[i] * sh->faces[t];
                         free--;
                         break;
                     }
                 }
+                /* with squares kept for blanks, which squares they take
+                   matters: bounded also by the highest tiles on the best
+                   squares, whatever the cross-sets allow */
+                if (sh->zeros) {
+                    int plain = 0;
+                    for (int t = 0; t < sh->face_count && t < slots; t++) plain += coef[t] * sh->faces[t];
+                    if (plain < tiles) tiles = plain;
+                }
             }
+            score += tiles;
             if (n >= g->bingo_tiles) score += g->bingo_bonus;
             Milli equity = (Milli)score * 1000 + sh->leave[n];
             if (equity > best) best = equity;
