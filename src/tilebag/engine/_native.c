@@ -69,6 +69,7 @@ typedef struct Found {
    (which must score enough more to pay for the blank's leave). */
 typedef struct Bound {
     Milli equity;
+    Milli fewer; /* the bound of the plays that place fewer than every tile they may */
     int down, lane, anchor, leftmost, kind;
 } Bound;
 
@@ -142,6 +143,8 @@ typedef struct {
     Milli best_leave[MAX_RACK + 1]; /* best leave keeping rack_size - n tiles, by n used */
     Milli plain_leave[MAX_RACK + 1], blank_leave[MAX_RACK + 1]; /* the same, using no blank or some */
     int need_blank; /* keep only plays that use a blank */
+    int all_tiles;       /* > 0: keep only plays that place this many tiles */
+    uint64_t blank_mask; /* the letters a blank may stand for in this walk (all, but for plays of every tile) */
     Found *found;
     Py_ssize_t found_count, found_cap;
     int fixed_found; /* `found` is the endgame search's: when full, fail instead of growing it */
@@ -406,6 +409,7 @@ static void keep(Gen *g, const Found *f) {
 static void record(Gen *g, int start, int end, int main_score, int wmul, int cross, int count) {
     if (g->failed || count < g->min_tiles) return;
     if (g->need_blank && g->counts[0] == g->need_blank) return; /* a play with no blank, searched apart */
+    if (count < g->all_tiles) return;
     if (count == 1 && g->down) {
         for (int i = start; i <= end; i++)
             if (g->placed[i] && g->lcross[i] != NO_CROSS) return;
@@ -464,7 +468,7 @@ static WALK_INLINE void place(Gen *g, int phase, int pos, uint32_t arc, int main
                   int other) {
     if (count >= g->rack_size) return;
     int blanks = g->counts[0];
-    uint64_t usable = blanks ? g->lmask[pos] : (g->lmask[pos] & g->held);
+    uint64_t usable = g->lmask[pos] & (blanks ? g->held | g->blank_mask : g->held);
     if (!usable) return;
     int lm = g->lm[pos], wm = g->wm[pos], cs = g->lcross[pos];
     uint64_t present = letters_at(g, arc);
@@ -484,7 +488,7 @@ static WALK_INLINE void place(Gen *g, int phase, int pos, uint32_t arc, int main
                 g->used -= g->tile_stride[letter];
                 if (g->counts[letter]++ == 0) g->held ^= (uint64_t)1 << letter;
             }
-            if (blanks) {
+            if (blanks && ((g->blank_mask >> letter) & 1)) {
                 g->counts[0]--;
                 g->used += g->tile_stride[0];
                 g->placed[pos] = (uint8_t)(letter | BLANK_BIT);
@@ -735,10 +739,11 @@ static void sort_squares(int n, const int *lm, const int *wm, const int *crossed
    leave it could keep. Only squares no rack tile may fill (by the
    cross-sets) end a stretch; a stretch that takes every tile is dropped
    when no word has those letters with the board's. */
-static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh) {
+static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh, Milli *fewer) {
     int last = g->length - 1;
     uint64_t fillable = sh->fillable;
     Milli best = NO_EQUITY;
+    *fewer = NO_EQUITY;
     if (!(g->lmask[a] & fillable)) return best;
     int top_face = sh->face_count ? sh->faces[0] : 0;
     for (int s = a; s >= leftmost; s--) {
@@ -831,9 +836,47 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh) {
             if (n >= g->bingo_tiles) score += g->bingo_bonus;
             Milli equity = (Milli)score * 1000 + sh->leave[n];
             if (equity > best) best = equity;
+            if (n < sh->most && equity > *fewer) *fewer = equity;
         }
     }
     return best;
+}
+
+/* The letters a blank may stand for in a play from anchor `a` that places
+   every tile (one of them the only blank): for each stretch such a play
+   could cover, the letters its empty squares allow for which some word has
+   exactly the rack's letters, that letter and the board's letters covered.
+   The filter never refuses a word, so no such play is missed. */
+static uint64_t blank_letters_of(const Gen *g, int a, int leftmost, const Shadow *sh) {
+    int last = g->length - 1;
+    uint64_t found = 0;
+    for (int s = a; s >= leftmost; s--) {
+        if (!g->letters[s] && !(g->lmask[s] & ALL_LETTERS)) break;
+        if (s > 0 && g->letters[s - 1]) continue;
+        int n = 0;
+        uint64_t through = 0, allowed = 0;
+        for (int i = s; i < a && n <= sh->most; i++) {
+            if (g->letters[i]) through += g->letter_hash[g->letters[i] & ~BLANK_BIT & 63];
+            else { allowed |= g->lmask[i]; n++; }
+        }
+        if (n > sh->most) break;
+        for (int e = a; e <= last; e++) {
+            if (g->letters[e]) {
+                through += g->letter_hash[g->letters[e] & ~BLANK_BIT & 63];
+            } else {
+                if (!g->lmask[e] || n == sh->most) break;
+                allowed |= g->lmask[e];
+                n++;
+            }
+            if (e < last && g->letters[e + 1]) continue;
+            if (n != sh->most) continue;
+            for (uint64_t left = allowed & ~found & ALL_LETTERS; left; left &= left - 1) {
+                int x = __builtin_ctzll(left);
+                if (filter_has(g, sh->letters + through + g->letter_hash[x])) found |= (uint64_t)1 << x;
+            }
+        }
+    }
+    return found;
 }
 
 static inline int compare_bounds(const void *a, const void *b) {
@@ -1160,10 +1203,12 @@ static void generate_top(Gen *g) {
                 if (!g->lane_anchor[a]) continue;
                 int leftmost = leftmost_of(g, a);
                 for (int k = 0; k < kind_count; k++) {
-                    Milli bound = anchor_bound(g, a, leftmost, &shadows[k]);
+                    Milli fewer;
+                    Milli bound = anchor_bound(g, a, leftmost, &shadows[k], &fewer);
                     if (bound == NO_EQUITY) continue;
                     Bound *b = &g->bounds[count++];
                     b->equity = bound;
+                    b->fewer = fewer;
                     b->down = down;
                     b->lane = lane;
                     b->anchor = a;
@@ -1191,6 +1236,19 @@ static void generate_top(Gen *g) {
             g->counts[0] = 0;
             generate_anchor(g, b->anchor, b->leftmost);
             g->counts[0] = blanks;
+        } else if (b->kind == BLANK_PLAYS && blanks == 1 && g->filter_state == 1 && g->found_count == g->top &&
+                   b->fewer < g->found[g->found_count - 1].equity) {
+            /* only a play of every tile could be kept: the blank need only
+               stand for the letters that make a word with them */
+            const Shadow *sh = &shadows[kind_count - 1];
+            g->blank_mask = blank_letters_of(g, b->anchor, b->leftmost, sh);
+            if (g->blank_mask) {
+                g->need_blank = blanks;
+                g->all_tiles = sh->most;
+                generate_anchor(g, b->anchor, b->leftmost);
+                g->need_blank = g->all_tiles = 0;
+            }
+            g->blank_mask = ALL_LETTERS;
         } else {
             g->need_blank = b->kind == BLANK_PLAYS ? blanks : 0;
             generate_anchor(g, b->anchor, b->leftmost);
@@ -1285,6 +1343,8 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     g->bingo_tiles = bingo_tiles;
     g->bingo_bonus = bingo_bonus;
     g->first_min = first_min;
+    g->blank_mask = ALL_LETTERS;
+    g->all_tiles = 0;
     return 0;
 }
 

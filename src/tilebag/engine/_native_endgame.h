@@ -1173,6 +1173,8 @@ static Endgame *eg_new(Core *core, Py_buffer *board, Py_buffer *to_move, Py_buff
     e->gen.filter = NULL; /* the core's, for its best-play searches alone */
     e->gen.filter_state = -1;
     e->gen.need_blank = 0;
+    e->gen.all_tiles = 0;
+    e->gen.blank_mask = ALL_LETTERS;
     e->gen.out = NULL;
     memcpy(e->board, board->buf, (size_t)g->size);
     for (int s = 0; s < g->size; s++) e->board_tiles += e->board[s] != 0;
