@@ -1153,6 +1153,38 @@ static void generate_all(Gen *g) {
     }
 }
 
+/* Search the plays of one bound's anchor and kind; `blank_shadow` is the
+   search's shadow of the plays that use a blank. */
+static void search_bound(Gen *g, const Bound *b, int blanks, const Shadow *blank_shadow, int *current_down,
+                         int *current_lane) {
+    if (b->down != *current_down || b->lane != *current_lane) {
+        setup_lane(g, b->down, b->lane);
+        *current_down = b->down;
+        *current_lane = b->lane;
+    }
+    if (b->kind == PLAIN_PLAYS) {
+        g->counts[0] = 0;
+        generate_anchor(g, b->anchor, b->leftmost);
+        g->counts[0] = blanks;
+    } else if (b->kind == BLANK_PLAYS && blanks == 1 && g->filter_state == 1 && g->found_count == g->top &&
+               b->fewer < g->found[g->found_count - 1].equity) {
+        /* only a play of every tile could be kept: the blank need only
+           stand for the letters that make a word with them */
+        g->blank_mask = blank_letters_of(g, b->anchor, b->leftmost, blank_shadow);
+        if (g->blank_mask) {
+            g->need_blank = blanks;
+            g->all_tiles = blank_shadow->most;
+            generate_anchor(g, b->anchor, b->leftmost);
+            g->need_blank = g->all_tiles = 0;
+        }
+        g->blank_mask = ALL_LETTERS;
+    } else {
+        g->need_blank = b->kind == BLANK_PLAYS ? blanks : 0;
+        generate_anchor(g, b->anchor, b->leftmost);
+        g->need_blank = 0;
+    }
+}
+
 /* The best `top` plays: anchors in order of their bound, stopping at the
    first whose bound is below the worst play kept. With a blank on the
    rack, the plays that use no blank and those that use one are bounded
@@ -1221,39 +1253,27 @@ static void generate_top(Gen *g) {
     g->bounding = 0;
     /* a heap, not a sort: most searches stop after a third of the bounds */
     for (Py_ssize_t i = count / 2 - 1; i >= 0; i--) sift_bound(g->bounds, count, i);
+    /* A full search of a blank's plays (the blank any letter) costs as much
+       as dozens of others; it waits, in the slots the heap frees, until the
+       others have raised the best play, which may then rule it out or leave
+       only plays of every tile to search. */
+    Py_ssize_t waiting = 0;
     int current_down = -1, current_lane = -1;
     for (Py_ssize_t left = count; left > 0 && !g->failed;) {
-        Bound next = g->bounds[0], *b = &next;
+        Bound b = g->bounds[0];
         g->bounds[0] = g->bounds[--left];
         sift_bound(g->bounds, left, 0);
-        if (g->found_count == g->top && b->equity < g->found[g->found_count - 1].equity) break;
-        if (b->down != current_down || b->lane != current_lane) {
-            setup_lane(g, b->down, b->lane);
-            current_down = b->down;
-            current_lane = b->lane;
+        if (g->found_count == g->top && b.equity < g->found[g->found_count - 1].equity) break;
+        if (b.kind == BLANK_PLAYS && !(g->found_count == g->top && b.fewer < g->found[g->found_count - 1].equity)) {
+            g->bounds[count - 1 - waiting++] = b;
+            continue;
         }
-        if (b->kind == PLAIN_PLAYS) {
-            g->counts[0] = 0;
-            generate_anchor(g, b->anchor, b->leftmost);
-            g->counts[0] = blanks;
-        } else if (b->kind == BLANK_PLAYS && blanks == 1 && g->filter_state == 1 && g->found_count == g->top &&
-                   b->fewer < g->found[g->found_count - 1].equity) {
-            /* only a play of every tile could be kept: the blank need only
-               stand for the letters that make a word with them */
-            const Shadow *sh = &shadows[kind_count - 1];
-            g->blank_mask = blank_letters_of(g, b->anchor, b->leftmost, sh);
-            if (g->blank_mask) {
-                g->need_blank = blanks;
-                g->all_tiles = sh->most;
-                generate_anchor(g, b->anchor, b->leftmost);
-                g->need_blank = g->all_tiles = 0;
-            }
-            g->blank_mask = ALL_LETTERS;
-        } else {
-            g->need_blank = b->kind == BLANK_PLAYS ? blanks : 0;
-            generate_anchor(g, b->anchor, b->leftmost);
-            g->need_blank = 0;
-        }
+        search_bound(g, &b, blanks, &shadows[kind_count - 1], &current_down, &current_lane);
+    }
+    for (Py_ssize_t i = 0; i < waiting && !g->failed; i++) {
+        Bound b = g->bounds[count - 1 - i];
+        if (g->found_count == g->top && b.equity < g->found[g->found_count - 1].equity) continue;
+        search_bound(g, &b, blanks, &shadows[kind_count - 1], &current_down, &current_lane);
     }
 }
 
