@@ -157,6 +157,7 @@ typedef struct {
     uint64_t letter_hash[64];
     uint64_t *filter, filter_mask;
     int filter_state;
+    uint64_t word_letters; /* the letters the lexicon's words use */
 } Gen;
 
 typedef struct {
@@ -640,6 +641,7 @@ static void filter_words(Gen *g, WordWalk *w, uint32_t arc, int depth, uint64_t 
         int letter = (int)(value >> TILE_SHIFT);
         if (letter < 1 || letter >= 64) { w->failed = 1; return; }
         w->word[depth] = (uint8_t)letter;
+        g->word_letters |= (uint64_t)1 << letter;
         uint64_t h = hash + g->letter_hash[letter];
         if (value & ACCEPTS) {
             uint64_t seen = 0;
@@ -664,6 +666,7 @@ static void filter_words(Gen *g, WordWalk *w, uint32_t arc, int depth, uint64_t 
 static void build_filter(Gen *g) {
     if (g->filter_state) return;
     g->filter_state = -1;
+    g->word_letters = 0;
     uint64_t state = 0x243F6A8885A308D3ull;
     for (int t = 0; t < 64; t++) {
         state += 0x9E3779B97F4A7C15ull;
@@ -689,8 +692,8 @@ static int word_may_exist(const Gen *g, uint64_t letters, int blanks) {
     if (g->filter_state != 1 || blanks > 2) return 1;
     if (blanks == 0) return filter_has(g, letters);
     if (blanks == 1) return filter_has(g, letters + LESS_ONE);
-    for (int t = 1; t < 64; t++) /* two blanks: one of them stands for some letter t */
-        if (filter_has(g, letters + g->letter_hash[t] + LESS_ONE)) return 1;
+    for (uint64_t left = g->word_letters; left; left &= left - 1) /* two blanks: one stands for some letter */
+        if (filter_has(g, letters + g->letter_hash[__builtin_ctzll(left)] + LESS_ONE)) return 1;
     return 0;
 }
 
@@ -843,10 +846,11 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh, M
 }
 
 /* The letters a blank may stand for in a play from anchor `a` that places
-   every tile (one of them the only blank): for each stretch such a play
+   every tile (one or two of them blanks): for each stretch such a play
    could cover, the letters its empty squares allow for which some word has
-   exactly the rack's letters, that letter and the board's letters covered.
-   The filter never refuses a word, so no such play is missed. */
+   exactly the rack's letters, that letter, the board's letters covered (and
+   any letter for the other blank). The filter never refuses a word, so no
+   such play is missed. */
 static uint64_t blank_letters_of(const Gen *g, int a, int leftmost, const Shadow *sh) {
     int last = g->length - 1;
     uint64_t found = 0;
@@ -870,9 +874,10 @@ static uint64_t blank_letters_of(const Gen *g, int a, int leftmost, const Shadow
             }
             if (e < last && g->letters[e + 1]) continue;
             if (n != sh->most) continue;
+            uint64_t other = sh->blanks == 2 ? LESS_ONE : 0; /* the other blank, any letter */
             for (uint64_t left = allowed & ~found & ALL_LETTERS; left; left &= left - 1) {
                 int x = __builtin_ctzll(left);
-                if (filter_has(g, sh->letters + through + g->letter_hash[x])) found |= (uint64_t)1 << x;
+                if (filter_has(g, sh->letters + through + g->letter_hash[x] + other)) found |= (uint64_t)1 << x;
             }
         }
     }
@@ -1166,7 +1171,7 @@ static void search_bound(Gen *g, const Bound *b, int blanks, const Shadow *blank
         g->counts[0] = 0;
         generate_anchor(g, b->anchor, b->leftmost);
         g->counts[0] = blanks;
-    } else if (b->kind == BLANK_PLAYS && blanks == 1 && g->filter_state == 1 && g->found_count == g->top &&
+    } else if (b->kind == BLANK_PLAYS && blanks <= 2 && g->filter_state == 1 && g->found_count == g->top &&
                b->fewer < g->found[g->found_count - 1].equity) {
         /* only a play of every tile could be kept: the blank need only
            stand for the letters that make a word with them */
