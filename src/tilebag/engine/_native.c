@@ -151,6 +151,7 @@ typedef struct {
     Py_ssize_t top; /* > 0: keep only the best `top` plays, in order, in `found` */
     Bound *bounds;
     int bounding; /* setup_lane also finds each square's `cap` */
+    int held_by_face[64], held_count; /* the letters the rack holds, highest face first (while bounding) */
     /* which letter multisets make a word, and which do less one letter
        (a Bloom filter: never a false "no"), built at the first search for
        the best plays; filter_state 1 when built, -1 when it cannot be */
@@ -561,12 +562,10 @@ static int setup_lane(Gen *g, int down, int lane) {
         g->placed[i] = 0;
         g->lane_anchor[i] = g->anchor[s];
         any |= g->lane_anchor[i];
-        if (g->bounding) {
+        if (g->bounding) { /* the first of the rack's letters, highest first, the square allows */
             int cap = 0;
-            for (uint64_t fits = g->lmask[i] & g->held; fits; fits &= fits - 1) {
-                int face = g->scores[__builtin_ctzll(fits)];
-                if (face > cap) cap = face;
-            }
+            for (int k = 0; k < g->held_count; k++)
+                if ((g->lmask[i] >> g->held_by_face[k]) & 1) { cap = g->scores[g->held_by_face[k]]; break; }
             g->cap[i] = cap;
         }
     }
@@ -1231,6 +1230,15 @@ static void generate_top(Gen *g) {
         shadows[k].kept_count = kept_count;
     }
     Py_ssize_t count = 0;
+    g->held_count = 0;
+    for (uint64_t left = g->held; left; left &= left - 1) {
+        int letter = __builtin_ctzll(left), j = g->held_count++;
+        while (j > 0 && g->scores[g->held_by_face[j - 1]] < g->scores[letter]) {
+            g->held_by_face[j] = g->held_by_face[j - 1];
+            j--;
+        }
+        g->held_by_face[j] = letter;
+    }
     g->bounding = 1;
     for (int down = 0; down < 2; down++) {
         int lanes = down ? g->cols : g->rows;
