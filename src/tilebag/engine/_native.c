@@ -159,6 +159,10 @@ typedef struct {
     uint64_t *filter, filter_mask;
     int filter_state;
     uint64_t word_letters; /* the letters the lexicon's words use */
+    /* cross-sets worked out, by a hash of the cross word (the board's cross
+       words come back search after search: a simulation's rollouts all
+       start from one board) */
+    struct CrossMemo { uint64_t key, mask; } *cross_memo;
 } Gen;
 
 typedef struct {
@@ -271,6 +275,34 @@ static uint64_t cross_set(const Gen *g, const uint8_t *before, int nb, const uin
     return mask;
 }
 
+#define CROSS_MEMO 4096
+
+/* A hash of a cross word, never 0 (an empty memo entry). */
+static uint64_t cross_key(const uint8_t *before, int nb, const uint8_t *after, int na) {
+    uint64_t key = 0xCBF29CE484222325ull;
+    for (int i = 0; i < nb; i++) key = (key ^ before[i]) * 0x100000001B3ull;
+    key = (key ^ 0xFF) * 0x100000001B3ull;
+    for (int i = 0; i < na; i++) key = (key ^ after[i]) * 0x100000001B3ull;
+    key ^= (uint64_t)nb << 40 | (uint64_t)na << 48;
+    key ^= key >> 30; /* mixed as mix64 mixes */
+    key *= 0xBF58476D1CE4E5B9ull;
+    key ^= key >> 27;
+    key *= 0x94D049BB133111EBull;
+    return (key ^ (key >> 31)) | 1;
+}
+
+static uint64_t kept_cross_set(Gen *g, const uint8_t *before, int nb, const uint8_t *after, int na) {
+    if (!g->cross_memo) g->cross_memo = PyMem_RawCalloc(CROSS_MEMO, sizeof *g->cross_memo); /* raw: searches may run without the interpreter's lock */
+    if (!g->cross_memo) return cross_set(g, before, nb, after, na); /* no memory: worked out each time */
+    uint64_t key = cross_key(before, nb, after, na);
+    struct CrossMemo *memo = &g->cross_memo[key & (CROSS_MEMO - 1)];
+    if (memo->key != key) {
+        memo->key = key;
+        memo->mask = cross_set(g, before, nb, after, na);
+    }
+    return memo->mask;
+}
+
 /* Cross-sets of every empty square for plays in one direction: the cross
    word runs the other way. */
 static void compute_cross(Gen *g, int down) {
@@ -299,7 +331,7 @@ static void compute_cross(Gen *g, int down) {
             continue;
         }
         g->cross[down][s] = sum;
-        g->masks[down][s] = cross_set(g, before, nb, after, na);
+        g->masks[down][s] = kept_cross_set(g, before, nb, after, na);
     }
 }
 
@@ -1364,6 +1396,8 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     self->nodes_view = nodes;
     g->nodes = nodes.buf;
     g->node_count = nodes.len / 4;
+    PyMem_RawFree(g->cross_memo); /* this graph's cross-sets are not the last one's */
+    g->cross_memo = NULL;
     PyMem_Free(g->filter); /* built again for this graph when first needed */
     g->filter = NULL;
     g->filter_state = 0;
@@ -1388,6 +1422,7 @@ static void Core_dealloc(Core *self) {
     PyMem_Free(self->gen.leave_values);
     PyMem_Free(self->gen.bounds);
     PyMem_Free(self->gen.filter);
+    PyMem_RawFree(self->gen.cross_memo);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

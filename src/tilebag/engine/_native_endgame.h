@@ -444,11 +444,7 @@ static int eg_entry_move(const Endgame *e, const EgEntry *entry, Found *move) {
 /* The letters that fit between `before` and `after`, kept by a hash of
    both (the same cross words come back again and again in a search). */
 static uint64_t eg_cross_set(Endgame *e, const uint8_t *before, int nb, const uint8_t *after, int na) {
-    uint64_t key = 0xCBF29CE484222325ull;
-    for (int i = 0; i < nb; i++) key = (key ^ before[i]) * 0x100000001B3ull;
-    key = (key ^ 0xFF) * 0x100000001B3ull;
-    for (int i = 0; i < na; i++) key = (key ^ after[i]) * 0x100000001B3ull;
-    key = eg_mix(key ^ ((uint64_t)nb << 40 | (uint64_t)na << 48)) | 1; /* 0 marks an empty memo */
+    uint64_t key = cross_key(before, nb, after, na);
     EgCrossMemo *memo = &e->cross_memo[key & (EG_CROSS_ENTRIES - 1)];
     if (memo->key != key) {
         memo->key = key;
@@ -1125,6 +1121,7 @@ static void eg_free(Endgame *e) {
     PyMem_RawFree(e->square_log);
     PyMem_RawFree(e->lane_log);
     PyMem_RawFree(e->cross_memo);
+    PyMem_RawFree(e->gen.cross_memo);
     PyMem_RawFree(e->lane_table);
     PyMem_RawFree(e->pool);
     PyMem_RawFree(e->moves);
@@ -1171,6 +1168,7 @@ static Endgame *eg_new(Core *core, Py_buffer *board, Py_buffer *to_move, Py_buff
     e->gen.fixed_found = 1;
     e->gen.bounds = NULL;
     e->gen.filter = NULL; /* the core's, for its best-play searches alone */
+    e->gen.cross_memo = NULL; /* and its memo of cross-sets (this copy makes its own) */
     e->gen.filter_state = -1;
     e->gen.need_blank = 0;
     e->gen.all_tiles = 0;
