@@ -18,13 +18,13 @@ from tilebag.move import Move
 needs_native = pytest.mark.skipif(not native_available(), reason="the compiled core is not built")
 
 
-def positions(seeds: range, *, small_bag: bool) -> list[Game]:
-    """Static self-play games stopped in the middle game, or with a few tiles left in the bag."""
+def positions(seeds: range, *, small_bag: bool, left: int = 8) -> list[Game]:
+    """Static self-play games stopped in the middle game, or with ``left`` tiles or fewer in the bag."""
     static = StaticPlayer("static")
     found = []
     for seed in seeds:
         game = Game(["a", "b"], seed=seed)
-        while not game.is_over() and (len(game.bag) > 8 if small_bag else len(game.events) < 4 + seed % 5):
+        while not game.is_over() and (len(game.bag) > left if small_bag else len(game.events) < 4 + seed % 5):
             game.push(static.choose(game))
         if not game.is_over() and len(game.bag):
             found.append(game)
@@ -63,6 +63,21 @@ def test_the_compiled_rollouts_give_the_reference_values(small_bag: bool, monkey
             assert compiled == reference
             compared += 1
     assert compared >= 6
+
+
+@needs_native
+def test_rollouts_that_end_the_game_count_the_racks_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a tile or two in the bag, four plies often end the game: a side
+    goes out and gains the other's rack, or the racks are counted after the
+    scoreless turns. The compiled rollouts count them as the reference."""
+    static = StaticPlayer("static")
+    for game in positions(range(70, 76), small_bag=True, left=2):
+        engine = engine_for(game, None, static.leave_values(game))
+        job, moves = job_and_moves(game, engine, 4, None)
+        compiled = sim._iterations(engine, job, moves, range(6))
+        with monkeypatch.context() as patch:
+            patch.setattr(MoveGenerator, "native_rollouts", lambda *args, **kwargs: None)
+            assert compiled == sim._iterations(engine, job, moves, range(6))
 
 
 @needs_native

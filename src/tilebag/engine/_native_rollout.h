@@ -195,6 +195,28 @@ static Milli ro_leave(const Gen *g, const RoJob *job, const RoRack *rack, int ba
     return 0;
 }
 
+static int ro_face(const Gen *g, const RoRack *rack) {
+    int face = 0;
+    for (int i = 0; i < rack->count; i++) face += g->scores[rack->tiles[i]];
+    return face;
+}
+
+/* The racks counted at the end of a rollout's game (game_end.py): after
+   too many scoreless turns each side loses its rack's value; a side that
+   went out gains the other's, which the other loses (the spread is the
+   same when the rules double it instead). */
+static void ro_count_racks(const Gen *g, const RoJob *job, RoState *s) {
+    int faces[2] = {ro_face(g, &s->racks[0]), ro_face(g, &s->racks[1])};
+    if (s->scoreless >= job->scoreless_limit) {
+        s->gained[0] -= faces[0];
+        s->gained[1] -= faces[1];
+    } else {
+        int out = s->racks[0].count ? 1 : 0;
+        s->gained[out] += faces[1 - out];
+        s->gained[1 - out] -= faces[1 - out];
+    }
+}
+
 static inline long long ro_floor_div(long long a, long long b) {
     long long q = a / b;
     if ((a % b) && ((a < 0) != (b < 0))) q--;
@@ -220,8 +242,9 @@ static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *can
         ro_make(g, &s, &best, job->rack_size);
     }
     int me = job->me;
-    long long gained = 1000LL * (s.gained[me] - s.gained[1 - me]);
     int over = ro_over(&s, job->scoreless_limit);
+    if (over) ro_count_racks(g, job, &s);
+    long long gained = 1000LL * (s.gained[me] - s.gained[1 - me]);
     if (!over) gained += ro_leave(g, job, &s.racks[me], s.bag_count);
     *points = gained;
     *value = gained;

@@ -8,7 +8,8 @@ same draw, so that the candidates are compared on the same luck. A
 candidate's value in an iteration is the player's chance of winning after
 the rollout (:mod:`tilebag.engine.winpct`: from the spread then, counting
 the value of the tiles kept, and the tiles unseen), with the spread to
-break ties; or, without a win table, that spread alone.
+break ties; or, without a win table, that spread alone. A rollout that
+ends the game counts the racks left as the rules do.
 After each round, a candidate clearly worse than the best is dropped (99%,
 by its differences from the best iteration by iteration: both met the same
 draws); the search stops when one is left or the time is up, and plays the
@@ -349,8 +350,17 @@ def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int
             break
         undos.append(position.make(best.move, best.score))
         gained[mover] += best.score
+    over = position.is_over()
+    if over:  # the racks counted as the rules count them (the spread is the same when going out is doubled)
+        faces = [engine.alphabet.rack_value(rack) for rack in position.racks]
+        if position.scoreless >= 2 * len(position.racks):
+            gained = [gained[0] - faces[0], gained[1] - faces[1]]
+        else:
+            out = 0 if not position.racks[0] else 1
+            gained[out] += faces[1 - out]
+            gained[1 - out] -= faces[1 - out]
     points = 1000 * (gained[me] - gained[1 - me])
-    if not position.is_over():
+    if not over:
         points += engine.valuer(len(position.bag))(sorted(position.racks[me]))
     value = points
     if job.wins is not None:  # the chance of winning first; the spread breaks ties
