@@ -17,15 +17,23 @@
  * reusable array and copied once into the result, a Plays sequence that
  * makes a Python tuple only for the play asked for.
  *
- * Two things keep the best-play search short, as a simulation's rollouts
- * need. A filter of the lexicon's letter multisets drops the bound of any
- * stretch a play would cover with all its tiles (or all but one) when no
- * word has those letters with the board's: most racks have no bingo, and
- * without the filter the bingo's bonus kept nearly every long stretch's
- * bound high. And with a blank on the rack, the plays that use it and those
- * that do not are bounded and searched apart: a play using the blank must
- * also pay for the blank's leave, so the costly searches (a blank can be
- * any letter) are seldom made.
+ * Several things keep the best-play search short, as a simulation's
+ * rollouts need (tilebag bench sim). A filter of the lexicon's letter
+ * multisets drops the bound of any stretch a play would cover with all its
+ * tiles (or all but one) when no word has those letters with the board's:
+ * most racks have no bingo, and without the filter the bingo's bonus kept
+ * nearly every long stretch's bound high. With a blank on the rack, the
+ * plays that use it and those that do not are bounded and searched apart: a
+ * play using the blank must also pay for the blank's leave, so the costly
+ * searches (a blank can be any letter) are seldom made; those that are wait
+ * until the cheaper ones have raised the best play, and when only a play of
+ * every tile could still win, the blank stands only for the letters the
+ * filter finds a word for. Cross-sets are kept by their cross word from one
+ * search to the next (rollouts start from one board), and the walk's bit
+ * counts use the processor's popcount where it has one.
+ *
+ * _native_endgame.h is the endgame solver; _native_rollout.h plays a
+ * simulation's rollouts (tilebag/engine/sim.py is their reference).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
