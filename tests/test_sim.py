@@ -55,6 +55,22 @@ def test_a_sim_spec_makes_a_sim_player() -> None:
     assert isinstance(bot, SimPlayer) and (bot.plies, bot.seconds, bot.candidates) == (3, 0.5, 6)
 
 
+def test_a_sim_drops_candidates_at_the_confidence_it_is_given() -> None:
+    import pytest
+
+    from tilebag.engine.bot_specs import BotSpecError
+    from tilebag.engine.sim import DROP_Z
+
+    assert SimPlayer("s").z == DROP_Z
+    sure = parse_bot_spec("sim:confidence=99.9").make("s")
+    assert isinstance(sure, SimPlayer) and round(sure.z, 2) == 3.29
+    for bad in ("sim:confidence=100", "sim:confidence=40", "sim:confidence=sure"):
+        with pytest.raises(BotSpecError, match="confidence is a percentage"):
+            parse_bot_spec(bad)
+    with pytest.raises(ValueError, match="between 50 and 100"):
+        SimPlayer("s", confidence=100)
+
+
 def test_bench_sim_counts_rollouts() -> None:
     from tilebag.engine.sim import bench_sim
 

@@ -3,7 +3,8 @@ other commands that pit bots against each other take them.
 
 ``static``, ``greedy``, ``beginner``, ``static:leaves=FILE`` (a leave table:
 KLV/KLV2 or a text table), ``sim:plies=2,seconds=1,candidates=10`` (the
-simulating player, :class:`tilebag.engine.sim.SimPlayer`),
+simulating player, :class:`tilebag.engine.sim.SimPlayer`; ``confidence=99.9``
+drops a candidate only when it is that sure it is worse),
 ``champion:seconds=1``, ``static:opening=0`` (the opening adjustment, in
 points a vowel, :mod:`tilebag.engine.opening`; 0 for none). Options are ``key=value`` pairs after a colon,
 separated by commas. ``workers=N`` (or ``workers=all``) gives a simulating
@@ -38,7 +39,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "static": ("leaves", "opening"),
     "greedy": (),
     "beginner": ("seed",),
-    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins", "workers"),
+    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins", "workers", "confidence"),
     "champion": ("seconds", "seed", "workers"),  # the simulating player
 }
 """The options each kind takes."""
@@ -108,6 +109,7 @@ class BotSpec:
                 engine=engine,
                 wins=_wins(options.get("wins")),
                 workers=_workers(options.get("workers")),
+                confidence=float(options["confidence"]) if "confidence" in options else None,
             )
         return BeginnerPlayer(name, seed=int(self.options.get("seed", "0")))
 
@@ -146,6 +148,12 @@ def parse_bot_spec(text: str) -> BotSpec:
                     raise ValueError
             except ValueError:
                 raise BotSpecError(f"{text!r}: seconds is a number above 0") from None
+        if key == "confidence":
+            try:
+                if not 50 < float(value) < 100:
+                    raise ValueError
+            except ValueError:
+                raise BotSpecError(f"{text!r}: confidence is a percentage between 50 and 100") from None
         options[key] = value.strip()
     return BotSpec(kind, options)
 

@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from statistics import NormalDist
 
 from tilebag.alphabet import Alphabet, Tile
 from tilebag.bag import Bag
@@ -116,6 +117,9 @@ class SimPlayer:
     :param seed: the seed of the draws (a fixed seed gives the same choices).
     :param wins: the win-probability table to value plays by (default: the
         built-in one, :mod:`tilebag.engine.winpct`; ``False``: the spread alone).
+    :param confidence: how sure (a percentage) the search must be that a
+        candidate is worse than the best to drop it (default 99); the
+        search stops when one is left.
     :param workers: processes the rollouts run in (default 1; ``None``:
         every core). The workers are forked from the calling process when
         first needed, so they share its engine without loading anything;
@@ -138,8 +142,14 @@ class SimPlayer:
         engine: Engine | None = None,
         wins: WinTable | bool | None = None,
         workers: int | None = 1,
+        confidence: float | None = None,
     ) -> None:
+        if confidence is not None and not 50 < confidence < 100:
+            raise ValueError(f"a sim's confidence is a percentage between 50 and 100, not {confidence}")
         self.name = name
+        self.confidence = confidence
+        self.z = DROP_Z if confidence is None else NormalDist().inv_cdf(1 - (1 - confidence / 100) / 2)
+        """Standard errors apart a candidate must be from the best to be dropped."""
         self.workers = workers
         self.plies = plies
         self.seconds = seconds
@@ -190,7 +200,7 @@ class SimPlayer:
         seconds: float | None = None,
         stop: Callable[[], bool] | None = None,
         on_round: Callable[[SimResult], None] | None = None,
-        z: float = DROP_Z,
+        z: float | None = None,
         until_limits: bool = False,
     ) -> SimResult:
         """Roll ``plays`` out from a position (the player to move's): each
@@ -207,7 +217,9 @@ class SimPlayer:
 
         ``until_limits`` goes on to the time, the iterations or ``stop``
         even once one play is left (an engine told to search so long);
-        candidates clearly worse are still dropped."""
+        candidates clearly worse are still dropped, ``z`` standard errors
+        apart (default: the player's :attr:`z`)."""
+        z = self.z if z is None else z
         started = time.monotonic()
         deadline = started + (self.seconds if seconds is None else seconds)
         position = position.copy()
