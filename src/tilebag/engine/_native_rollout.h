@@ -130,8 +130,9 @@ static int ro_over(const RoState *s, int scoreless_limit) {
     return !s->bag_count && (!s->racks[0].count || !s->racks[1].count);
 }
 
-/* The best play of the player to move by equity, as Engine.best finds it:
-   1 with it in `best`, 0 when there is none (not even a pass), -1 on an error. */
+/* The leave table of the rack set up in `g` (leave_table), or the one kept
+   for this ply when the rack is the same: the opponent's first reply meets
+   the same dealt rack for every candidate of an iteration. */
 static int ro_leave_table(Gen *g, RoJob *job, int ply, int endgame) {
     RoLeaves *kept = ply < RO_KEPT_PLIES ? &job->kept[ply] : NULL;
     if (kept && kept->valid && kept->endgame == endgame && !memcmp(kept->counts, g->counts, sizeof g->counts)) {
@@ -159,6 +160,8 @@ static int ro_leave_table(Gen *g, RoJob *job, int ply, int endgame) {
     return 0;
 }
 
+/* The best play of the player to move by equity, as Engine.best finds it:
+   1 with it in `best`, 0 when there is none (not even a pass), -1 on an error. */
 static int ro_best(Gen *g, RoJob *job, const RoState *s, int ply, Found *best) {
     const RoRack *rack = &s->racks[s->turn];
     g->valued = 1;
