@@ -182,26 +182,23 @@ static int ro_best(Gen *g, RoJob *job, const RoState *s, int ply, Found *best) {
     return 1;
 }
 
+/* The face value of a rack's tiles (a blank's is 0). */
+static int ro_face(const Gen *g, const RoRack *rack) {
+    int face = 0;
+    for (int i = 0; i < rack->count; i++) face += g->scores[rack->tiles[i]];
+    return face;
+}
+
 /* The value of the tiles `rack` keeps (the leave valuer of sim.py's _rollout). */
 static Milli ro_leave(const Gen *g, const RoJob *job, const RoRack *rack, int bag_count) {
+    if (bag_count <= 0) return -2000 * (Milli)ro_face(g, rack);
     int tally[64] = {0}, kinds[64], kept[64], m = 0;
     for (int i = 0; i < rack->count; i++) tally[rack->tiles[i]]++;
-    if (bag_count <= 0) {
-        Milli face = 0;
-        for (int t = 0; t < 64; t++) face += (Milli)g->scores[t] * tally[t];
-        return -2000 * face;
-    }
     for (int t = 0; t < 64; t++)
         if (tally[t]) { kinds[m] = t; kept[m] = tally[t]; m++; }
     if (job->leave_mode == LEAVES_HEURISTIC) return to_milli(heuristic_value((const Heuristic *)job->leaves, kinds, kept, m));
     if (job->leave_mode == LEAVES_KLV) return to_milli(klv_value((const Klv *)job->leaves, kinds, kept, m));
     return 0;
-}
-
-static int ro_face(const Gen *g, const RoRack *rack) {
-    int face = 0;
-    for (int i = 0; i < rack->count; i++) face += g->scores[rack->tiles[i]];
-    return face;
 }
 
 /* The racks counted at the end of a rollout's game (game_end.py): after
