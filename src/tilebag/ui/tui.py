@@ -389,6 +389,9 @@ class MovesWidget(RichLog):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, min_width=1)  # drawn to the pane's width, not a 78-column minimum
 
+    def on_mount(self) -> None:
+        self.anchor()  # the latest turn stays in view as the pane is laid out again
+
     def show(self, view: TableView) -> None:
         self.clear()
         names = [seat.name for seat in view.seats]
@@ -410,6 +413,12 @@ class MessagesWidget(RichLog):
         super().__init__(id=id, wrap=True, min_width=1)
         self.said: list[Text] = []
         self._width = 0
+
+    def on_mount(self) -> None:
+        # Kept at the latest message however the layout settles: a scroll to
+        # the end asked for before the pane's final size is known stopped
+        # short, leaving the last lines ("You to move") out of view.
+        self.anchor()
 
     def say(self, text: Text) -> None:
         self.said.append(text)
