@@ -74,6 +74,9 @@ def test_ctrl_c_stops_a_match_and_reports_the_games_finished() -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "tilebag", "match", "static", "greedy", "--games", "100000", "--workers", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        # As from a terminal: a shell's background job starts with Ctrl+C ignored,
+        # and a program keeps a signal its parent chose to ignore.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(4)
     os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to the whole process group
