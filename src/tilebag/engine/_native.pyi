@@ -76,6 +76,7 @@ class Core:
         scoreless_limit: int,
         rack_size: int,
         wins: tuple[float, Sequence[float], Sequence[float]] | None,
+        kept: bytes = b"",
         /,
     ) -> list[list[tuple[int, int]]]: ...
     def endgame(

@@ -311,19 +311,20 @@ static int ro_wins(RoJob *job, PyObject *wins) {
 
 PyDoc_STRVAR(Core_rollouts_doc,
 "rollouts(board, rack, other_size, unseen, candidates, seeds, plies, leaves, exchange_min_bag,\n"
-"         scoreless, scoreless_limit, rack_size, wins)\n--\n\n"
+"         scoreless, scoreless_limit, rack_size, wins, kept=b'')\n--\n\n"
 "The rollouts of a simulation from a position (`rack` the player to move's, the\n"
-"opponent's `other_size` tiles dealt from `unseen`): for each seed, one iteration,\n"
+"opponent's rack `kept` and `other_size` tiles dealt from `unseen`): for each seed,\n"
+"one iteration,\n"
 "a list of (value, points) for each candidate (kind, start, lane, down, tiles,\n"
 "score). `leaves` is None, a Heuristic or a Klv; `wins` None or (spread before,\n"
 "scales, edges). tilebag.engine.sim is the reference.");
 
 static PyObject *Core_rollouts(Core *self, PyObject *args) {
-    Py_buffer board, rack, unseen;
+    Py_buffer board, rack, unseen, kept = {0};
     int other_size, plies, min_bag, scoreless, scoreless_limit, rack_size;
     PyObject *candidates, *seeds, *leaves, *wins;
-    if (!PyArg_ParseTuple(args, "y*y*iy*OOiOiiiiO", &board, &rack, &other_size, &unseen, &candidates, &seeds, &plies,
-                          &leaves, &min_bag, &scoreless, &scoreless_limit, &rack_size, &wins))
+    if (!PyArg_ParseTuple(args, "y*y*iy*OOiOiiiiO|y*", &board, &rack, &other_size, &unseen, &candidates, &seeds, &plies,
+                          &leaves, &min_bag, &scoreless, &scoreless_limit, &rack_size, &wins, &kept))
         return NULL;
     Gen *g = &self->gen;
     PyObject *result = NULL, *cand_seq = NULL, *seed_seq = NULL;
@@ -332,7 +333,7 @@ static PyObject *Core_rollouts(Core *self, PyObject *args) {
     RoState *start = PyMem_Calloc(1, sizeof(RoState));
     uint8_t *dealt = NULL;
     if (!job || !start) { PyErr_NoMemory(); goto done; }
-    if (board.len != g->size || rack.len > MAX_RACK || other_size < 0 || other_size > MAX_RACK ||
+    if (board.len != g->size || rack.len > MAX_RACK || other_size < 0 || other_size + kept.len > MAX_RACK ||
         other_size > unseen.len || unseen.len > RO_MAX_TILES - 2 * MAX_RACK || rack_size > MAX_RACK || plies < 0) {
         PyErr_SetString(PyExc_ValueError, "rollouts: the board, the racks or the unseen tiles do not fit the core");
         goto done;
@@ -340,6 +341,7 @@ static PyObject *Core_rollouts(Core *self, PyObject *args) {
     int in_range = 1;
     for (Py_ssize_t i = 0; i < unseen.len; i++) in_range &= ((const uint8_t *)unseen.buf)[i] < 64;
     for (Py_ssize_t i = 0; i < rack.len; i++) in_range &= ((const uint8_t *)rack.buf)[i] < 64;
+    for (Py_ssize_t i = 0; i < kept.len; i++) in_range &= ((const uint8_t *)kept.buf)[i] < 64;
     if (!in_range) {
         PyErr_SetString(PyExc_ValueError, "rollouts: a tile is out of range (0..63)");
         goto done;
@@ -380,8 +382,9 @@ static PyObject *Core_rollouts(Core *self, PyObject *args) {
         if (PyErr_Occurred()) { Py_CLEAR(result); goto done; }
         memcpy(dealt, unseen.buf, (size_t)unseen.len);
         ro_shuffle(dealt, (int)unseen.len, seed);
-        memcpy(start->racks[1].tiles, dealt, (size_t)other_size);
-        start->racks[1].count = other_size;
+        if (kept.len) memcpy(start->racks[1].tiles, kept.buf, (size_t)kept.len);
+        memcpy(start->racks[1].tiles + kept.len, dealt, (size_t)other_size);
+        start->racks[1].count = (int)kept.len + other_size;
         start->bag_count = (int)unseen.len - other_size;
         memcpy(start->bag, dealt + other_size, (size_t)start->bag_count);
         PyObject *values = PyList_New(count);
@@ -406,5 +409,6 @@ done:
     PyBuffer_Release(&board);
     PyBuffer_Release(&rack);
     PyBuffer_Release(&unseen);
+    if (kept.obj) PyBuffer_Release(&kept);
     return result;
 }

@@ -4,7 +4,9 @@ other commands that pit bots against each other take them.
 ``static``, ``greedy``, ``beginner``, ``static:leaves=FILE`` (a leave table:
 KLV/KLV2 or a text table), ``sim:plies=2,seconds=1,candidates=10`` (the
 simulating player, :class:`tilebag.engine.sim.SimPlayer`; ``confidence=99.9``
-drops a candidate only when it is that sure it is worse),
+drops a candidate only when it is that sure it is worse; ``infer=off`` deals
+the opponent racks from all the unseen tiles, not the leaves that explain
+its last play, ``infer=5`` those within 5 points of its best play),
 ``champion:seconds=1``, ``static:opening=0`` (the opening adjustment, in
 points a vowel, :mod:`tilebag.engine.opening`; 0 for none). Options are ``key=value`` pairs after a colon,
 separated by commas. ``workers=N`` (or ``workers=all``) gives a simulating
@@ -39,7 +41,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "static": ("leaves", "opening"),
     "greedy": (),
     "beginner": ("seed",),
-    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins", "workers", "confidence"),
+    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins", "workers", "confidence", "infer"),
     "champion": ("seconds", "seed", "workers"),  # the simulating player
 }
 """The options each kind takes."""
@@ -110,6 +112,7 @@ class BotSpec:
                 wins=_wins(options.get("wins")),
                 workers=_workers(options.get("workers")),
                 confidence=float(options["confidence"]) if "confidence" in options else None,
+                infer=_infer(options.get("infer")),
             )
         return BeginnerPlayer(name, seed=int(self.options.get("seed", "0")))
 
@@ -154,6 +157,12 @@ def parse_bot_spec(text: str) -> BotSpec:
                     raise ValueError
             except ValueError:
                 raise BotSpecError(f"{text!r}: confidence is a percentage between 50 and 100") from None
+        if key == "infer" and value.strip().lower() not in INFER_OFF:
+            try:
+                if not 0 <= float(value) < 1000:
+                    raise ValueError
+            except ValueError:
+                raise BotSpecError(f"{text!r}: infer is points from 0, or off") from None
         options[key] = value.strip()
     return BotSpec(kind, options)
 
@@ -177,6 +186,17 @@ def _workers(option: str | None) -> int | None:
     if option is None:
         return 1
     return None if option.lower() == "all" else int(option)
+
+
+INFER_OFF = ("off", "no", "none")
+
+
+def _infer(option: str | None) -> float | None:
+    """``infer=N``: the leaves that explain the opponent's play within N
+    points (default 0); ``infer=off``: racks drawn from all the unseen tiles."""
+    if option is None:
+        return 0.0
+    return None if option.lower() in INFER_OFF else float(option)
 
 
 def _wins(option: str | None) -> WinTable | bool | None:

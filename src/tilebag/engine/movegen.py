@@ -402,11 +402,13 @@ class MoveGenerator:
         scoreless_limit: int,
         rack_size: int,
         wins: tuple[float, Sequence[float], Sequence[float]] | None,
+        kept: Sequence[Tile] = (),
     ) -> list[list[tuple[int, int]]] | None:
         """A simulation's rollouts played in the compiled core, one list of
         (value, points) a seed (see :mod:`tilebag.engine.sim`, the
         reference); ``None`` when this generator cannot: the reference
-        core, or leave values the core does not compute itself."""
+        core, or leave values the core does not compute itself. The
+        opponent holds ``kept`` and ``other_size`` tiles dealt from ``unseen``."""
         if self.core != "native":
             return None
         model = None if leaves is None else self._native_leaves(leaves, [])
@@ -415,7 +417,7 @@ class MoveGenerator:
         encoded = [_encoded(move, score) for move, score in candidates]
         return self._native_core().rollouts(
             board.tiles, bytes(rack), other_size, bytes(unseen), encoded, seeds, plies, model,
-            exchange_min_bag, scoreless, scoreless_limit, rack_size, wins,
+            exchange_min_bag, scoreless, scoreless_limit, rack_size, wins, bytes(kept),
         )
 
     # -- board analysis -------------------------------------------------------

@@ -2,7 +2,9 @@
 
 For the player to move, the best plays by static equity are the
 candidates. Each iteration draws a rack for the opponent from the tiles the
-player cannot see (the rest, in a shuffled order, is the bag), and every
+player cannot see (the rest, in a shuffled order, is the bag); after the
+opponent's placement the rack holds one of the leaves with which the static
+player would have made it (:mod:`tilebag.engine.inference`), and every
 candidate is played out for a few plies with the static policy from that
 same draw, so that the candidates are compared on the same luck. A
 candidate's value in an iteration is the player's chance of winning after
@@ -49,6 +51,7 @@ from statistics import NormalDist
 from tilebag.alphabet import Alphabet, Tile
 from tilebag.bag import Bag
 from tilebag.engine import Engine
+from tilebag.engine.inference import infer_from_game
 from tilebag.engine.movegen import Play
 from tilebag.engine.players import StaticPlayer, engine_for
 from tilebag.engine.winpct import WinTable
@@ -120,6 +123,10 @@ class SimPlayer:
     :param confidence: how sure (a percentage) the search must be that a
         candidate is worse than the best to drop it (default 99); the
         search stops when one is left.
+    :param infer: deal the opponent the leaves that explain its last play
+        (:mod:`tilebag.engine.inference`): those with which the static
+        player's best play is worth at most this many points more than the
+        play made (default 0; ``None``: racks drawn from all the unseen tiles).
     :param workers: processes the rollouts run in (default 1; ``None``:
         every core). The workers are forked from the calling process when
         first needed, so they share its engine without loading anything;
@@ -143,6 +150,7 @@ class SimPlayer:
         wins: WinTable | bool | None = None,
         workers: int | None = 1,
         confidence: float | None = None,
+        infer: float | None = 0.0,
     ) -> None:
         if confidence is not None and not 50 < confidence < 100:
             raise ValueError(f"a sim's confidence is a percentage between 50 and 100, not {confidence}")
@@ -151,6 +159,7 @@ class SimPlayer:
         self.z = DROP_Z if confidence is None else NormalDist().inv_cdf(1 - (1 - confidence / 100) / 2)
         """Standard errors apart a candidate must be from the best to be dropped."""
         self.workers = workers
+        self.infer = infer
         self.plies = plies
         self.seconds = seconds
         self.candidates = candidates
@@ -183,9 +192,19 @@ class SimPlayer:
 
     def simulate(self, game: Game, engine: Engine, plays: list[Play]) -> SimResult:
         """Roll each play out until one is clearly best or the time is up."""
+        started = time.monotonic()
         me = game.turn
+        leaves: tuple[tuple[Tile, ...], ...] = ()
+        if self.infer is not None:
+            inference = infer_from_game(
+                game, engine, seed=hash((self.seed, len(game.events))), margin=self.infer,
+                seconds=INFER_SHARE * self.seconds,
+            )
+            if inference is not None and len(inference.leaves) >= INFER_AT_LEAST:
+                leaves = inference.leaves
         return self.simulate_position(
-            game.position(), engine, plays, unseen=game.unseen(me), opponent_size=len(game.rack(1 - me)), salt=len(game.events)
+            game.position(), engine, plays, unseen=game.unseen(me), opponent_size=len(game.rack(1 - me)),
+            salt=len(game.events), seconds=self.seconds - (time.monotonic() - started), opponent_leaves=leaves,
         )
 
     def simulate_position(
@@ -202,6 +221,7 @@ class SimPlayer:
         on_round: Callable[[SimResult], None] | None = None,
         z: float | None = None,
         until_limits: bool = False,
+        opponent_leaves: Sequence[Sequence[Tile]] = (),
     ) -> SimResult:
         """Roll ``plays`` out from a position (the player to move's): each
         iteration deals the opponent ``opponent_size`` of the ``unseen``
@@ -218,7 +238,11 @@ class SimPlayer:
         ``until_limits`` goes on to the time, the iterations or ``stop``
         even once one play is left (an engine told to search so long);
         candidates clearly worse are still dropped, ``z`` standard errors
-        apart (default: the player's :attr:`z`)."""
+        apart (default: the player's :attr:`z`).
+
+        ``opponent_leaves``, when given, are leaves the opponent may have kept (each
+        as often as it is likely): iteration ``i`` deals the opponent leave
+        ``i`` (in turn) and the rest of its rack from the other unseen tiles."""
         z = self.z if z is None else z
         started = time.monotonic()
         deadline = started + (self.seconds if seconds is None else seconds)
@@ -227,7 +251,7 @@ class SimPlayer:
         self._spread_before = position.scores[me] - position.scores[1 - me]
         job = _Job(
             position, tuple(unseen), opponent_size, self.plies, self.wins, self._spread_before,
-            hash((self.seed, salt, tuple(sorted(position.racks[me])))),
+            hash((self.seed, salt, tuple(sorted(position.racks[me])))), tuple(tuple(leave) for leave in opponent_leaves),
         )
         alive = [Candidate(play) for play in plays]
         dropped: list[Candidate] = []
@@ -259,6 +283,13 @@ class SimPlayer:
         return SimResult(alive, iterations, rollouts, time.monotonic() - started, dropped)
 
 
+INFER_SHARE = 0.1
+"""The share of a move's time the inference of the opponent's leave may take."""
+
+INFER_AT_LEAST = 8
+"""Leaves the inference must find to be used (fewer: the opponent plays
+unlike the static player, and its rack is drawn from all the unseen tiles)."""
+
 ROUND = 8
 """Iterations between two looks at the candidates (to drop the clearly worse)."""
 
@@ -274,33 +305,64 @@ class _Job:
     wins: WinTable | None
     spread_before: int
     seed: int
+    kept: tuple[tuple[Tile, ...], ...] = ()
+    """Leaves the opponent may hold, taken in turn by the iterations (none: the whole rack is dealt)."""
 
 
 def _iterations(engine: Engine, job: _Job, moves: Sequence[tuple[Move, int]], numbers: Iterable[int]) -> list[list[tuple[int, int]]]:
     """Each iteration's value and spread gained (see :func:`_rollout`) for
     every move: in the compiled core when it can, else here, on a copy of
     the job's position (the same deals, the same values)."""
-    seeds = [hash((job.seed, number)) & _MASK for number in numbers]
+    deals = _deals(job, numbers)
     position = job.position
     me = position.turn
     other = 1 - me
     if not position.board.is_empty():  # the first move's rollouts count the opening adjustment: played here
-        played = engine.generator.native_rollouts(
-            position.board, position.racks[me], job.opponent_size, job.unseen, moves, seeds,
-            plies=job.plies, leaves=engine.leaves, exchange_min_bag=engine.rules.exchange_min_bag,
-            scoreless=position.scoreless, scoreless_limit=2 * len(position.racks), rack_size=position.rack_size,
-            wins=None if job.wins is None else (job.spread_before, job.wins.scales, job.wins.edges),
-        )
-        if played is not None:
+        played: list[list[tuple[int, int]]] = []
+        for kept, unseen, seeds in deals:
+            found = engine.generator.native_rollouts(
+                position.board, position.racks[me], job.opponent_size - len(kept), unseen, moves, seeds,
+                plies=job.plies, leaves=engine.leaves, exchange_min_bag=engine.rules.exchange_min_bag,
+                scoreless=position.scoreless, scoreless_limit=2 * len(position.racks), rack_size=position.rack_size,
+                wins=None if job.wins is None else (job.spread_before, job.wins.scales, job.wins.edges), kept=kept,
+            )
+            if found is None:
+                break
+            played += found
+        else:
             return played
     position = position.copy()
     results = []
-    for seed in seeds:
-        tiles = dealt(job.unseen, seed)
-        position.racks[other] = tiles[: job.opponent_size]
-        position.bag = _RolloutBag(engine.alphabet, tiles[job.opponent_size :])
-        results.append([_rollout(position, engine, move, score, me, job) for move, score in moves])
+    for kept, unseen, seeds in deals:
+        size = job.opponent_size - len(kept)
+        for seed in seeds:
+            tiles = dealt(unseen, seed)
+            position.racks[other] = [*kept, *tiles[:size]]
+            position.bag = _RolloutBag(engine.alphabet, tiles[size:])
+            results.append([_rollout(position, engine, move, score, me, job) for move, score in moves])
     return results
+
+
+def _deals(job: _Job, numbers: Iterable[int]) -> list[tuple[tuple[Tile, ...], tuple[Tile, ...], list[int]]]:
+    """The iterations' deals in order, grouped as they come: the leave the
+    opponent keeps (iteration ``i`` takes the job's leave ``i``, in turn),
+    the unseen tiles the rest is dealt from, and each iteration's seed."""
+    deals: list[tuple[tuple[Tile, ...], tuple[Tile, ...], list[int]]] = []
+    left: dict[tuple[Tile, ...], tuple[Tile, ...]] = {}
+    for number in numbers:
+        seed = hash((job.seed, number)) & _MASK
+        kept = job.kept[number % len(job.kept)] if job.kept else ()
+        if deals and deals[-1][0] == kept:
+            deals[-1][2].append(seed)
+            continue
+        unseen = left.get(kept)
+        if unseen is None:
+            remaining = list(job.unseen)
+            for tile in kept:
+                remaining.remove(tile)
+            unseen = left[kept] = tuple(remaining)
+        deals.append((kept, unseen, [seed]))
+    return deals
 
 
 _MASK = (1 << 64) - 1

@@ -1,0 +1,131 @@
+"""What the opponent kept: the leaves that explain the opponent's last play.
+
+A placement shows the tiles played, not the ones kept. But a player who
+chooses well keeps tiles that made the play the best one: an opponent who
+played ``8D ZA`` for a few points with a bingo-prone rack would not have,
+so some leaves are more likely than others. :func:`infer_leaves` draws
+leaves from the tiles the player cannot see, as the deal would (each leave
+as often as the unseen tiles make it), and keeps those with which the
+static player would have made the same play, or one worth no more than
+``margin`` points more. A simulation then deals the opponent one of those
+leaves and draws the rest of the rack (Macondo and Quackle call this
+inference).
+
+>>> from tilebag import Game
+>>> from tilebag.engine.players import StaticPlayer
+>>> game = Game(["me", "them"], seed=5)
+>>> bot = StaticPlayer("them")
+>>> _ = game.push(bot.choose(game))  # the first player's play, seen by the second
+>>> found = infer_from_game(game, game.engine, seed=1)
+>>> found is not None and found.tried > 0 and all(len(leave) == len(found.leaves[0]) for leave in found.leaves)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tilebag.alphabet import Tile, rack_tile
+from tilebag.board import Board
+from tilebag.engine import Engine
+from tilebag.game import Game
+from tilebag.move import Move, MoveKind
+from tilebag.record import EventKind
+
+MILLIPOINTS = 1000
+
+
+@dataclass(frozen=True)
+class Inference:
+    """The leaves found to explain a play, as often as they were drawn."""
+
+    leaves: tuple[tuple[Tile, ...], ...]
+    """The leaves kept, each sorted; a leave drawn twice is here twice."""
+    tried: int
+    """How many leaves were drawn and tested."""
+
+    @property
+    def share(self) -> float:
+        """The share of the leaves drawn that explain the play."""
+        return len(self.leaves) / self.tried if self.tried else 0.0
+
+
+def infer_leaves(
+    engine: Engine,
+    board: Board,
+    move: Move,
+    score: int,
+    unseen: Sequence[Tile],
+    leave_size: int,
+    *,
+    bag_count: int,
+    seed: int,
+    margin: float = 0.0,
+    samples: int = 400,
+    seconds: float = 0.1,
+) -> Inference:
+    """The leaves of ``leave_size`` tiles, drawn from ``unseen``, with which
+    the static player's best play on ``board`` (before ``move``, with
+    ``bag_count`` tiles in the bag) is ``move`` or worth at most ``margin``
+    points more than it. Draws ``samples`` leaves at most, for ``seconds``
+    at most; a leave drawn again is not searched again.
+
+    :raises ValueError: when ``move`` is not a placement or the leave does
+        not fit the unseen tiles.
+    """
+    if move.kind is not MoveKind.PLACE:
+        raise ValueError(f"only a placement's leave can be inferred, not a {move.kind.value}")
+    if not 0 <= leave_size <= len(unseen):
+        raise ValueError(f"a leave of {leave_size} tiles cannot come from {len(unseen)} unseen tiles")
+    played = [rack_tile(t) for t in move.tiles_used]
+    rng = random.Random(seed)
+    pool = sorted(unseen)
+    deadline = time.monotonic() + seconds
+    verdicts: dict[tuple[Tile, ...], bool] = {}
+    leaves: list[tuple[Tile, ...]] = []
+    tried = 0
+    allowed = round(margin * MILLIPOINTS)
+    while tried < samples and (tried == 0 or time.monotonic() < deadline):
+        leave = tuple(sorted(rng.sample(pool, leave_size)))
+        tried += 1
+        verdict = verdicts.get(leave)
+        if verdict is None:
+            rack = played + list(leave)
+            best = engine.best(board, rack, bag_count=bag_count)
+            verdict = best is not None and (
+                best.move == move or best.equity - engine.equity(move, score, rack, bag_count=bag_count) <= allowed
+            )
+            verdicts[leave] = verdict
+        if verdict:
+            leaves.append(leave)
+    return Inference(tuple(leaves), tried)
+
+
+def infer_from_game(game: Game, engine: Engine, *, seed: int, margin: float = 0.0, samples: int = 400,
+                    seconds: float = 0.1) -> Inference | None:
+    """The leaves that explain the opponent's last turn, seen by the player
+    to move: ``None`` unless that turn was a placement still on the board,
+    in a two-player game, with tiles in the bag after it. Uses only what
+    the player to move can see: the board, the unseen tiles and the number
+    of tiles on the opponent's rack."""
+    me = game.turn
+    if len(game.players) != 2 or not game.events or not len(game.bag):
+        return None
+    last = game.events[-1]
+    if last.kind is not EventKind.PLACE or last.player == me or last.move is None:
+        return None
+    move = last.move
+    played = [rack_tile(t) for t in move.tiles_used]
+    unseen = game.unseen(me)
+    leave_size = len(game.rack(1 - me)) - len(played)  # the bag had tiles after it: the rack was refilled
+    if leave_size <= 0:
+        return None
+    board = game.board.copy()
+    board.remove(move)
+    return infer_leaves(
+        engine, board, move, last.score, unseen, leave_size,
+        bag_count=len(game.bag) + len(played), seed=seed, margin=margin, samples=samples, seconds=seconds,
+    )
