@@ -54,7 +54,7 @@ def engine() -> Iterator[Engine]:
     running = Engine()
     running.send("siu")
     handshake = running.until("siuok")
-    assert handshake[0].startswith("id name tilebag") and any(line.startswith("capability gen sim endgame") for line in handshake)
+    assert handshake[0].startswith("id name tilebag") and any(line.startswith("capability gen sim infer endgame") for line in handshake)
     yield running
     running.send("quit")
     running.process.wait(timeout=20)
@@ -123,7 +123,8 @@ def test_positions_with_moves_and_the_error_codes(engine: Engine) -> None:
     assert engine.until("bestmove")[-2:] == [
         "info string error bad-position a pre-endgame needs exactly one tile in the bag", "bestmove none"]
     engine.send("go infer")
-    assert engine.until("bestmove") == ["info string error unsupported-mode infer", "bestmove none"]
+    assert engine.until("bestmove")[-2:] == [
+        "info string nothing to infer: the last of the moves is not the opponent's placement", "bestmove none"]
     engine.send("go gen firstwin")
     assert engine.until("bestmove")[0] == "info string ignored firstwin"
 
@@ -324,3 +325,38 @@ def _parent_of(proc: Path) -> int | None:
         return int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
     except (OSError, IndexError, ValueError):
         return None
+
+
+def test_go_infer_reports_the_opponents_likely_leaves_and_a_sim_can_use_them(engine: Engine) -> None:
+    """The opponent opened with OX for 18 points: a static player does that
+    only keeping very good tiles, so the sim told to use the inference
+    expects a stronger reply than one that draws its rack at random."""
+    opened = f"position cgp {EMPTY} / 0/0 0 moves 8G.OX rack.AEINRST"
+    engine.send(opened)
+    engine.send("go infer iterations 1500")
+    out = engine.until("bestmove")
+    leaves = [line.split() for line in out if line.startswith("info infer leave")]
+    assert out[-1] == "bestmove none" and 3 <= len(leaves) <= 20
+    chances = [float(words[5]) for words in leaves]
+    assert all(len(words[3]) == 5 for words in leaves) and chances == sorted(chances, reverse=True)
+    assert 0.5 < sum(chances) <= 1.0001
+    summary = next(line for line in out if line.startswith("info string inferred from"))
+    assert summary.startswith("info string inferred from 1500 leaves drawn")
+
+    def best_chance(useinference: str) -> float:
+        engine.send(f"go sim iterations 64 threads 1 stopcondition 99 {useinference}")
+        out = engine.until("bestmove", timeout=60)
+        assert not any("no go infer" in line for line in out)
+        sims = [line.split() for line in out if line.startswith("info sim move")]
+        last = [words for words in sims if words[-1] == sims[-1][-1]]  # the final report: the same iterations
+        return max(float(words[5]) for words in last)
+
+    informed = best_chance("useinference")
+    blind = best_chance("")
+    assert informed < blind - 2  # percentage points of winning
+    engine.send(opened)  # a new position: the inference was for the last one
+    engine.send("go sim iterations 16 threads 1 useinference")
+    out = engine.until("bestmove", timeout=60)
+    assert any(line.startswith("info string no go infer for this position") for line in out)
+    engine.send("go gen useinference")
+    assert "info string ignored useinference" in engine.until("bestmove")

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tilebag.alphabet import Tile, rack_tile
@@ -52,6 +53,17 @@ class Inference:
         """The share of the leaves drawn that explain the play."""
         return len(self.leaves) / self.tried if self.tried else 0.0
 
+    def chances(self) -> list[tuple[tuple[Tile, ...], float]]:
+        """Each leave found and its chance, the likeliest first (then in
+        tile order).
+
+        >>> Inference(((1, 2), (3,), (1, 2), (1, 2)), 10).chances()
+        [((1, 2), 0.75), ((3,), 0.25)]
+        """
+        counted = Counter(self.leaves)
+        total = len(self.leaves)
+        return [(leave, n / total) for leave, n in sorted(counted.items(), key=lambda item: (-item[1], item[0]))]
+
 
 def infer_leaves(
     engine: Engine,
@@ -66,12 +78,14 @@ def infer_leaves(
     margin: float = 0.0,
     samples: int = 400,
     seconds: float = 0.1,
+    stop: Callable[[], bool] | None = None,
 ) -> Inference:
     """The leaves of ``leave_size`` tiles, drawn from ``unseen``, with which
     the static player's best play on ``board`` (before ``move``, with
     ``bag_count`` tiles in the bag) is ``move`` or worth at most ``margin``
     points more than it. Draws ``samples`` leaves at most, for ``seconds``
-    at most; a leave drawn again is not searched again.
+    at most, or until ``stop`` says so; a leave drawn again is not searched
+    again.
 
     :raises ValueError: when ``move`` is not a placement or the leave does
         not fit the unseen tiles.
@@ -88,7 +102,7 @@ def infer_leaves(
     leaves: list[tuple[Tile, ...]] = []
     tried = 0
     allowed = round(margin * MILLIPOINTS)
-    while tried < samples and (tried == 0 or time.monotonic() < deadline):
+    while tried < samples and (tried == 0 or time.monotonic() < deadline and not (stop is not None and stop())):
         leave = tuple(sorted(rng.sample(pool, leave_size)))
         tried += 1
         verdict = verdicts.get(leave)
@@ -112,20 +126,46 @@ def infer_from_game(game: Game, engine: Engine, *, seed: int, margin: float = 0.
     the player to move can see: the board, the unseen tiles and the number
     of tiles on the opponent's rack."""
     me = game.turn
-    if len(game.players) != 2 or not game.events or not len(game.bag):
+    if len(game.players) != 2 or not game.events:
         return None
     last = game.events[-1]
     if last.kind is not EventKind.PLACE or last.player == me or last.move is None:
         return None
-    move = last.move
+    return infer_after(
+        engine, game.board, last.move, last.score, game.unseen(me), len(game.rack(1 - me)),
+        bag_count=len(game.bag), seed=seed, margin=margin, samples=samples, seconds=seconds,
+    )
+
+
+def infer_after(
+    engine: Engine,
+    board: Board,
+    move: Move,
+    score: int,
+    unseen: Sequence[Tile],
+    rack_size: int,
+    *,
+    bag_count: int,
+    seed: int,
+    margin: float = 0.0,
+    samples: int = 400,
+    seconds: float = 0.1,
+    stop: Callable[[], bool] | None = None,
+) -> Inference | None:
+    """The leaves that explain the opponent's placement ``move`` (scoring
+    ``score``), now on ``board``, seen by the player to move: ``unseen`` the
+    tiles they cannot see, ``rack_size`` the tiles the opponent holds now
+    and ``bag_count`` the tiles in the bag. ``None`` when nothing can be
+    inferred: the bag is empty (the opponent drew less than it played, or
+    holds all the unseen tiles), or the play used the whole rack."""
     played = [rack_tile(t) for t in move.tiles_used]
-    unseen = game.unseen(me)
-    leave_size = len(game.rack(1 - me)) - len(played)  # the bag had tiles after it: the rack was refilled
-    if leave_size <= 0:
+    leave_size = rack_size - len(played)  # the bag had tiles after it: the rack was refilled
+    if move.kind is not MoveKind.PLACE or not bag_count or leave_size <= 0 or leave_size > len(unseen):
         return None
-    board = game.board.copy()
-    board.remove(move)
+    before = board.copy()
+    before.remove(move)
     return infer_leaves(
-        engine, board, move, last.score, unseen, leave_size,
-        bag_count=len(game.bag) + len(played), seed=seed, margin=margin, samples=samples, seconds=seconds,
+        engine, before, move, score, unseen, leave_size,
+        bag_count=bag_count + len(played), seed=seed, margin=margin, samples=samples, seconds=seconds,
+        stop=stop,
     )

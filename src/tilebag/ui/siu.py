@@ -33,15 +33,16 @@ from tilebag.bag import Bag
 from tilebag.board import Board
 from tilebag.engine import Engine
 from tilebag.engine.endgame import EndgameSolution, solve
+from tilebag.engine.inference import Inference, infer_after
 from tilebag.engine.leaves import DEFAULT_LEAVES
 from tilebag.engine.movegen import Play
 from tilebag.engine.preendgame import solve_preendgame
-from tilebag.engine.sim import DROP_Z, SimPlayer, SimResult, start_workers
+from tilebag.engine.sim import DROP_Z, INFER_AT_LEAST, SimPlayer, SimResult, start_workers
 from tilebag.engine.winpct import WinTable
 from tilebag.errors import FormatError, TilebagError
 from tilebag.formats import cgp
 from tilebag.lexicon import GraphLexicon, load_lexicon
-from tilebag.move import MoveKind
+from tilebag.move import Move, MoveKind
 from tilebag.position import Position
 from tilebag.ui.siu_notation import UNSUPPORTED, GoLimits, SiuMove, canonical, parse_go, parse_siu_move, siu_move
 
@@ -60,6 +61,12 @@ NUMERIC_OPTIONS = {"endgamehash": (DEFAULT_HASH, 65536), "threads": (CORES, CORE
 """Spin options: the default and the most each takes (the least is 1)."""
 COMMANDS = ("siu", "isready", "quit", "stop", "setoption", "siunewgame", "position", "go")
 DEFAULT_SIM_SECONDS = 5.0
+INFER_SECONDS = 1.0
+"""How long a ``go infer`` draws leaves without a ``movetime``."""
+INFER_SAMPLES = 5000
+"""Leaves a ``go infer`` draws at most without ``iterations``."""
+INFER_LINES = 20
+"""The likeliest leaves a ``go infer`` reports."""
 GEN_LINES = 10
 
 
@@ -77,16 +84,20 @@ class State:
             self.racks[0] = None
         self.turn = 0
         self.lexicon = lexicon
+        self.last_place: tuple[int, Move, int] | None = None
+        """The last move of ``moves`` when it was a placement: who played it, the move and its score."""
 
     def play(self, played: SiuMove) -> None:
         """A move of the player to move (from ``moves``): the board, the
         scores and the turn change; what the player drew is not known."""
         me = self.turn
         move = played.move
+        self.last_place = None
         if played.kind == "place" and move is not None:
             rules = self.rules
-            self.scores[me] += self.board.score(move, bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus)
-            self.scores[me] += played.challenge_points
+            score = self.board.score(move, bingo_tiles=rules.bingo_tiles, bingo_bonus=rules.bingo_bonus)
+            self.scores[me] += score + played.challenge_points
+            self.last_place = (me, move, score)
             self.board.place(move)
             self.zero_turns = 0
             self.racks[me] = None
@@ -108,6 +119,21 @@ class State:
             if tile in left:
                 left.remove(tile)
         return left
+
+    def infer(self, engine: Engine, *, samples: int, seconds: float, stop: Callable[[], bool]) -> Inference | str:
+        """The leaves that explain the opponent's last placement (the last
+        of ``moves``; see :mod:`tilebag.engine.inference`), or why there is
+        nothing to infer."""
+        if self.last_place is None or self.last_place[0] == self.turn:
+            return "the last of the moves is not the opponent's placement"
+        if self.racks[1 - self.turn] is not None:
+            return "the opponent's rack is given"
+        _, move, score = self.last_place
+        unseen = self.unseen()
+        size = min(self.rules.rack_size, len(unseen))
+        found = infer_after(engine, self.board, move, score, unseen, size, bag_count=len(unseen) - size,
+                            seed=len(unseen), samples=samples, seconds=seconds, stop=stop)
+        return found if found is not None else "the play used the whole rack, or the bag is empty"
 
     @property
     def rack(self) -> list[Tile] | None:
@@ -147,6 +173,8 @@ class SiuEngine:
         self._write_lock = threading.Lock()
         self.options: dict[str, str] = {}
         self.state: State | None = None
+        self._inferred: tuple[State, Inference] | None = None
+        """The last ``go infer``'s position and what it found."""
         self._search: threading.Thread | None = None
         self._infinite = False  # the running search goes on until stop
         self._stop = threading.Event()
@@ -182,7 +210,7 @@ class SiuEngine:
         if command == "siu":
             self.say(f"id name tilebag {__version__}")
             self.say("id author the tilebag developers")
-            self.say("capability gen sim endgame peg auto stream stop")
+            self.say("capability gen sim infer endgame peg auto stream stop")
             for option in OPTIONS:
                 self.say(option)
             self.say("siuok")
@@ -397,7 +425,9 @@ class SiuEngine:
             if state.rack is None:
                 self.error("bad-position", "the rack of the player to move is not known")
                 return
-            if mode == "endgame":
+            if mode == "infer":
+                self._infer(state, engine, limits)
+            elif mode == "endgame":
                 best = self._endgame(position, engine, bag_count, limits, state)
             elif mode == "peg":
                 best = self._peg(position, engine, unseen, limits, state)
@@ -409,7 +439,9 @@ class SiuEngine:
                 elif mode == "gen":
                     best = self._gen(plays, state.board, engine, limits)
                 else:
-                    best = self._sim(position, engine, plays, unseen, opponent_size, limits, state.board, wins, threads)
+                    leaves = self._inferred_leaves(state) if limits.useinference else ()
+                    best = self._sim(position, engine, plays, unseen, opponent_size, limits, state.board, wins, threads,
+                                     leaves)
             if limits.infinite:
                 self._stop.wait()  # searched out: the bestmove waits for stop
         except Exception as err:  # a search must end with a bestmove, whatever went wrong
@@ -419,6 +451,33 @@ class SiuEngine:
             self._finished()
             if not self.searching():
                 self._idle.set()
+
+    def _infer(self, state: State, engine: Engine, limits: GoLimits) -> None:
+        """``go infer``: the opponent's likely leaves, each with its chance,
+        kept for a ``go sim useinference`` on this position."""
+        self._inferred = None
+        found = state.infer(engine, samples=limits.iterations or (10**9 if limits.infinite else INFER_SAMPLES),
+                            seconds=limits.seconds(INFER_SECONDS) or INFER_SECONDS, stop=self._stop.is_set)
+        if isinstance(found, str):
+            self.say(f"info string nothing to infer: {found}")
+            return
+        self._inferred = (state, found)
+        alphabet = state.board.alphabet
+        for leave, chance in found.chances()[:INFER_LINES]:
+            self.say(f"info infer leave {alphabet.format_rack(leave)} prob {chance:.4f}")
+        self.say(f"info string inferred from {found.tried} leaves drawn, {len(found.leaves)} explain the play")
+
+    def _inferred_leaves(self, state: State) -> tuple[tuple[Tile, ...], ...]:
+        """The leaves of the last ``go infer``, for a sim told ``useinference``."""
+        if self._inferred is None or self._inferred[0] is not state:
+            self.say("info string no go infer for this position: the opponent's racks are drawn from all the unseen tiles")
+            return ()
+        leaves = self._inferred[1].leaves
+        if len(leaves) < INFER_AT_LEAST:
+            self.say(f"info string {len(leaves)} leaves explain the play, too few to use: the opponent's racks are "
+                     "drawn from all the unseen tiles")
+            return ()
+        return leaves
 
     def _chosen(self, plays: list[Play], limits: GoLimits, board: Board) -> list[Play]:
         """The plays a ``go`` asks for: ``searchmoves`` only, or the best ten
@@ -443,7 +502,8 @@ class SiuEngine:
         return siu_move(board, plays[0].move)
 
     def _sim(self, position: Position, engine: Engine, plays: list[Play], unseen: list[Tile], opponent_size: int,
-             limits: GoLimits, board: Board, wins: WinTable, threads: int) -> str:
+             limits: GoLimits, board: Board, wins: WinTable, threads: int,
+             leaves: tuple[tuple[Tile, ...], ...] = ()) -> str:
         seconds = limits.seconds(DEFAULT_SIM_SECONDS) or DEFAULT_SIM_SECONDS
         iterations = limits.iterations or (10**12 if limits.infinite or limits.movetime else 100_000)
         sim = SimPlayer("siu", plies=limits.depth or 2, seconds=seconds, iterations=iterations,
@@ -458,7 +518,7 @@ class SiuEngine:
 
         result = sim.simulate_position(position, engine, plays, unseen=unseen, opponent_size=opponent_size,
                                        stop=self._stop.is_set, on_round=report, z=limits.z(DROP_Z),
-                                       until_limits=limits.stopcondition is None)
+                                       until_limits=limits.stopcondition is None, opponent_leaves=leaves)
         self._sim_lines(result, board, named)
         return siu_move(board, result.candidates[0].play.move)
 

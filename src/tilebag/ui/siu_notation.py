@@ -20,14 +20,16 @@ from tilebag.board import Board
 from tilebag.errors import FormatError
 from tilebag.move import Move, MoveKind
 
-MODES = ("gen", "sim", "endgame", "peg", "auto")
-UNSUPPORTED = ("infer",)
+MODES = ("gen", "sim", "infer", "endgame", "peg", "auto")
+UNSUPPORTED: tuple[str, ...] = ()
 NUMBERS = ("depth", "iterations", "movetime", "stopcondition", "threads")
 FLAGS = ("infinite", "firstwin", "useinference")
 LISTS = ("searchmoves", "alsosearchmoves")
 HONOURED = {
     "gen": {"searchmoves", "alsosearchmoves", "movetime", "infinite"},  # done well within any movetime
-    "sim": {"searchmoves", "alsosearchmoves", "depth", "iterations", "movetime", "stopcondition", "threads", "infinite"},
+    "sim": {"searchmoves", "alsosearchmoves", "depth", "iterations", "movetime", "stopcondition", "threads", "infinite",
+            "useinference"},
+    "infer": {"iterations", "movetime", "infinite"},
     "endgame": {"depth", "movetime", "infinite"},
     "peg": {"searchmoves", "alsosearchmoves", "movetime", "infinite"},
 }
@@ -116,6 +118,7 @@ class GoLimits:
     stopcondition: int | None = None
     threads: int | None = None
     infinite: bool = False
+    useinference: bool = False
     searchmoves: list[str] = field(default_factory=list)
     alsosearchmoves: list[str] = field(default_factory=list)
     given: list[str] = field(default_factory=list)
@@ -152,7 +155,7 @@ def parse_go(words: list[str]) -> tuple[str, GoLimits]:
     Unknown words are skipped; with no mode, ``auto``.
 
     >>> parse_go("movetime 500 depth 2 searchmoves 8D.QI pass threads 4 firstwin".split())
-    ('auto', GoLimits(depth=2, iterations=None, movetime=500, stopcondition=None, threads=4, infinite=False, searchmoves=['8D.QI', 'pass'], alsosearchmoves=[], given=['movetime', 'depth', 'searchmoves', 'threads', 'firstwin'], malformed=[]))
+    ('auto', GoLimits(depth=2, iterations=None, movetime=500, stopcondition=None, threads=4, infinite=False, useinference=False, searchmoves=['8D.QI', 'pass'], alsosearchmoves=[], given=['movetime', 'depth', 'searchmoves', 'threads', 'firstwin'], malformed=[]))
     >>> parse_go("joho SIM movetime soon stopcondition 100".split())[0], parse_go("sim movetime x stopcondition 100".split())[1].malformed
     ('sim', ['movetime', 'stopcondition'])
     """
@@ -184,6 +187,7 @@ def parse_go(words: list[str]) -> tuple[str, GoLimits]:
             if word in FLAGS:
                 limits.given.append(word)
                 limits.infinite = limits.infinite or word == "infinite"
+                limits.useinference = limits.useinference or word == "useinference"
             i += 1
     return mode or "auto", limits
 
