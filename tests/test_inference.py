@@ -40,7 +40,7 @@ def test_every_leave_kept_makes_the_play_the_static_players_best() -> None:
     engine = engine_for(game, None, StaticPlayer("static").leave_values(game))
     last = game.events[-1]
     assert last.move is not None
-    found = infer_from_game(game, engine, seed=3, seconds=10)
+    found = infer_from_game(game, engine, seed=3, samples=400, seconds=10)
     assert found is not None and found.tried == 400 and 0 < len(found.leaves) < found.tried
     played = [rack_tile(t) for t in last.move.tiles_used]
     board = game.board.copy()
@@ -55,11 +55,18 @@ def test_every_leave_kept_makes_the_play_the_static_players_best() -> None:
         assert plays[0].equity <= made or plays[0].move == last.move
 
 
+def test_drawing_stops_once_enough_leaves_are_kept() -> None:
+    game = after_static_play(11, 6)
+    engine = engine_for(game, None, StaticPlayer("static").leave_values(game))
+    found = infer_from_game(game, engine, seed=3, samples=4000, seconds=10, enough=25)
+    assert found is not None and len(found.leaves) == 25 and found.tried < 4000
+
+
 def test_a_margin_keeps_more_leaves() -> None:
     game = after_static_play(12, 5)
     engine = engine_for(game, None, StaticPlayer("static").leave_values(game))
-    exact = infer_from_game(game, engine, seed=4, seconds=10)
-    loose = infer_from_game(game, engine, seed=4, seconds=10, margin=8)
+    exact = infer_from_game(game, engine, seed=4, samples=400, seconds=10)
+    loose = infer_from_game(game, engine, seed=4, samples=400, seconds=10, margin=8)
     assert exact is not None and loose is not None
     assert len(loose.leaves) > len(exact.leaves) and set(exact.leaves) <= set(loose.leaves)
 
@@ -75,7 +82,7 @@ def test_the_leave_really_kept_is_never_ruled_out() -> None:
         game = Game(["a", "b"], seed=seed)
         while not game.is_over():
             engine = engine_for(game, None, static.leave_values(game))
-            inference = infer_from_game(game, engine, seed=seed, seconds=10)
+            inference = infer_from_game(game, engine, seed=seed, samples=400, seconds=10)
             if inference is not None:
                 last = game.events[-1]
                 assert last.rack is not None and last.move is not None
@@ -85,7 +92,7 @@ def test_the_leave_really_kept_is_never_ruled_out() -> None:
                 board.remove(last.move)
                 drawn = infer_leaves(  # with any margin every leave drawn is kept: the same draws, unfiltered
                     engine, board, last.move, last.score, game.unseen(game.turn), len(true),
-                    bag_count=len(game.bag) + len(played), seed=seed, margin=10_000, seconds=10,
+                    bag_count=len(game.bag) + len(played), seed=seed, margin=10_000, samples=400, seconds=10,
                 ).leaves
                 assert set(inference.leaves) <= set(drawn)
                 drawn_true += true in drawn
@@ -100,12 +107,12 @@ def test_the_inference_sees_only_what_the_player_to_move_sees() -> None:
     """The opponent's rack swapped for other unseen tiles: the same leaves."""
     game = after_static_play(13, 4)
     engine = engine_for(game, None, StaticPlayer("static").leave_values(game))
-    before = infer_from_game(game, engine, seed=5, seconds=10)
+    before = infer_from_game(game, engine, seed=5, samples=400, seconds=10)
     other = 1 - game.turn
     swapped = sorted(game.bag.tiles())[: len(game.rack(other))]
     game.set_rack(other, swapped)
     assert sorted(game.rack(other)) == swapped
-    assert infer_from_game(game, engine, seed=5, seconds=10) == before
+    assert infer_from_game(game, engine, seed=5, samples=400, seconds=10) == before
 
 
 def test_nothing_is_inferred_after_an_exchange_a_pass_or_a_bingo() -> None:
@@ -138,7 +145,7 @@ def test_the_compiled_rollouts_deal_the_kept_leaves_as_the_reference(monkeypatch
     game = after_static_play(16, 6)
     engine = engine_for(game, None, StaticPlayer("static").leave_values(game))
     me = game.turn
-    found = infer_from_game(game, engine, seed=2, seconds=10)
+    found = infer_from_game(game, engine, seed=2, samples=400, seconds=10)
     assert found is not None and found.leaves
     plays = engine.plays(game.board, game.rack(), bag_count=len(game.bag), top=5)
     moves = [(play.move, play.score) for play in plays]

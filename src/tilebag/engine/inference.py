@@ -76,16 +76,17 @@ def infer_leaves(
     bag_count: int,
     seed: int,
     margin: float = 0.0,
-    samples: int = 400,
+    samples: int = 4000,
     seconds: float = 0.1,
     stop: Callable[[], bool] | None = None,
+    enough: int | None = None,
 ) -> Inference:
     """The leaves of ``leave_size`` tiles, drawn from ``unseen``, with which
     the static player's best play on ``board`` (before ``move``, with
     ``bag_count`` tiles in the bag) is ``move`` or worth at most ``margin``
     points more than it. Draws ``samples`` leaves at most, for ``seconds``
-    at most, or until ``stop`` says so; a leave drawn again is not searched
-    again.
+    at most, until ``enough`` are kept (if given), or until ``stop`` says
+    so; a leave drawn again is not searched again.
 
     :raises ValueError: when ``move`` is not a placement or the leave does
         not fit the unseen tiles.
@@ -103,6 +104,8 @@ def infer_leaves(
     tried = 0
     allowed = round(margin * MILLIPOINTS)
     while tried < samples and (tried == 0 or time.monotonic() < deadline and not (stop is not None and stop())):
+        if enough is not None and len(leaves) >= enough:
+            break
         leave = tuple(sorted(rng.sample(pool, leave_size)))
         tried += 1
         verdict = verdicts.get(leave)
@@ -118,8 +121,8 @@ def infer_leaves(
     return Inference(tuple(leaves), tried)
 
 
-def infer_from_game(game: Game, engine: Engine, *, seed: int, margin: float = 0.0, samples: int = 400,
-                    seconds: float = 0.1) -> Inference | None:
+def infer_from_game(game: Game, engine: Engine, *, seed: int, margin: float = 0.0, samples: int = 4000,
+                    seconds: float = 0.1, enough: int | None = None) -> Inference | None:
     """The leaves that explain the opponent's last turn, seen by the player
     to move: ``None`` unless that turn was a placement still on the board,
     in a two-player game, with tiles in the bag after it. Uses only what
@@ -133,7 +136,7 @@ def infer_from_game(game: Game, engine: Engine, *, seed: int, margin: float = 0.
         return None
     return infer_after(
         engine, game.board, last.move, last.score, game.unseen(me), len(game.rack(1 - me)),
-        bag_count=len(game.bag), seed=seed, margin=margin, samples=samples, seconds=seconds,
+        bag_count=len(game.bag), seed=seed, margin=margin, samples=samples, seconds=seconds, enough=enough,
     )
 
 
@@ -148,9 +151,10 @@ def infer_after(
     bag_count: int,
     seed: int,
     margin: float = 0.0,
-    samples: int = 400,
+    samples: int = 4000,
     seconds: float = 0.1,
     stop: Callable[[], bool] | None = None,
+    enough: int | None = None,
 ) -> Inference | None:
     """The leaves that explain the opponent's placement ``move`` (scoring
     ``score``), now on ``board``, seen by the player to move: ``unseen`` the
@@ -167,5 +171,5 @@ def infer_after(
     return infer_leaves(
         engine, before, move, score, unseen, leave_size,
         bag_count=bag_count + len(played), seed=seed, margin=margin, samples=samples, seconds=seconds,
-        stop=stop,
+        stop=stop, enough=enough,
     )

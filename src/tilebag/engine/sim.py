@@ -198,9 +198,9 @@ class SimPlayer:
         if self.infer is not None:
             inference = infer_from_game(
                 game, engine, seed=hash((self.seed, len(game.events))), margin=self.infer,
-                seconds=INFER_SHARE * self.seconds,
+                seconds=INFER_SHARE * self.seconds, enough=INFER_ENOUGH,
             )
-            if inference is not None and len(inference.leaves) >= INFER_AT_LEAST:
+            if inference is not None and len(set(inference.leaves)) >= INFER_AT_LEAST:
                 leaves = inference.leaves
         return self.simulate_position(
             game.position(), engine, plays, unseen=game.unseen(me), opponent_size=len(game.rack(1 - me)),
@@ -287,8 +287,12 @@ INFER_SHARE = 0.1
 """The share of a move's time the inference of the opponent's leave may take."""
 
 INFER_AT_LEAST = 8
-"""Leaves the inference must find to be used (fewer: the opponent plays
-unlike the static player, and its rack is drawn from all the unseen tiles)."""
+"""Distinct leaves the inference must find to be used (fewer: the opponent
+plays unlike the static player, or a few leaves would stand for many, and
+its rack is drawn from all the unseen tiles)."""
+
+INFER_ENOUGH = 300
+"""Leaves kept after which the inference stops drawing."""
 
 ROUND = 8
 """Iterations between two looks at the candidates (to drop the clearly worse)."""

@@ -473,7 +473,7 @@ class SiuEngine:
             self.say("info string no go infer for this position: the opponent's racks are drawn from all the unseen tiles")
             return ()
         leaves = self._inferred[1].leaves
-        if len(leaves) < INFER_AT_LEAST:
+        if len(set(leaves)) < INFER_AT_LEAST:
             self.say(f"info string {len(leaves)} leaves explain the play, too few to use: the opponent's racks are "
                      "drawn from all the unseen tiles")
             return ()
