@@ -81,6 +81,37 @@ def test_rollouts_that_end_the_game_count_the_racks_alike(monkeypatch: pytest.Mo
 
 
 @needs_native
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_one_ply_rollout_is_the_candidates_equity_less_the_best_replys(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What each side's last play kept counts as its equity counted it, the
+    opponent's against the player: one ply on, a candidate is worth its
+    equity less the equity of the opponent's best reply on the dealt rack."""
+    static = StaticPlayer("static")
+    checked = 0
+    for game in positions(range(60, 64), small_bag=False):
+        engine = engine_for(game, None, static.leave_values(game))
+        job, moves = job_and_moves(game, engine, 1, None)
+        if not compiled:
+            monkeypatch.setattr(MoveGenerator, "native_rollouts", lambda *args, **kwargs: None)
+        values = sim._iterations(engine, job, moves, range(1))[0]
+        me = game.turn
+        tiles = sim.dealt(job.unseen, hash((job.seed, 0)) & sim._MASK)
+        for (move, score), (value, points) in zip(moves, values, strict=True):
+            position = game.position()
+            position.racks[1 - me] = tiles[: job.opponent_size]
+            position.bag = sim._RolloutBag(engine.alphabet, tiles[job.opponent_size :])
+            equity = engine.equity(move, score, position.racks[me], bag_count=len(position.bag))
+            position.make(move, score)
+            reply = engine.best(position.board, position.racks[1 - me], bag_count=len(position.bag))
+            assert reply is not None
+            assert points == value == equity - reply.equity
+            checked += 1
+    assert checked >= 20
+
+
+@needs_native
 def test_the_reference_core_rolls_out_as_the_compiled_one() -> None:
     game = positions(range(50, 51), small_bag=False)[0]
     static = StaticPlayer("static")

@@ -7,7 +7,8 @@
  * rest, in that order, is the bag, drawn from its end. Every candidate is
  * played from that same deal, then each side in turn plays its best play
  * by equity for the given plies. A rollout's value is the spread it gained
- * (millipoints) with the value of the tiles the player keeps, or, with a
+ * (millipoints) with the value of what each side's last play kept (the
+ * player's added, the opponent's taken away), or, with a
  * win table, the chance of winning it leaves (in millionths) with the
  * spread's points to break ties.
  *
@@ -201,6 +202,20 @@ static Milli ro_leave(const Gen *g, const RoJob *job, const RoRack *rack, int ba
     return 0;
 }
 
+/* The value of what `move` keeps of the rack of the player to move, as its
+   equity counts it (the leave valuer with the bag as it is before the play;
+   sim.py's Engine.equity less the score). */
+static Milli ro_kept(const Gen *g, const RoJob *job, const RoState *s, const Found *move) {
+    RoRack leave = s->racks[s->turn];
+    if (move->kind == PLACE) {
+        for (int i = 0; i < move->len; i++)
+            if (move->tiles[i]) ro_remove(&leave, (move->tiles[i] & BLANK_BIT) ? 0 : move->tiles[i]);
+    } else if (move->kind == EXCHANGE) {
+        for (int i = 0; i < move->len; i++) ro_remove(&leave, move->tiles[i]);
+    }
+    return ro_leave(g, job, &leave, s->bag_count);
+}
+
 /* The racks counted at the end of a rollout's game (game_end.py): after
    too many scoreless turns each side loses its rack's value; a side that
    went out gains the other's, which the other loses (the spread is the
@@ -232,6 +247,8 @@ static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *can
     s.scoreless = start->scoreless;
     s.turn = start->turn;
     s.gained[0] = s.gained[1] = 0;
+    Milli kept[2] = {0, 0}; /* the value of what each side's last play kept */
+    kept[s.turn] = ro_kept(g, job, &s, candidate);
     ro_make(g, &s, candidate, job->rack_size);
     for (int ply = 0; ply < job->plies; ply++) {
         if (ro_over(&s, job->scoreless_limit)) break;
@@ -239,13 +256,14 @@ static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *can
         int found = ro_best(g, job, &s, ply, &best);
         if (found < 0) return -1;
         if (!found) break;
+        kept[s.turn] = ro_kept(g, job, &s, &best);
         ro_make(g, &s, &best, job->rack_size);
     }
     int me = job->me;
     int over = ro_over(&s, job->scoreless_limit);
     if (over) ro_count_racks(g, job, &s);
     long long gained = 1000LL * (s.gained[me] - s.gained[1 - me]);
-    if (!over) gained += ro_leave(g, job, &s.racks[me], s.bag_count);
+    if (!over) gained += kept[me] - kept[1 - me]; /* each side's last leave is still to be played */
     *points = gained;
     *value = gained;
     if (job->wins) {

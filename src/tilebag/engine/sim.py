@@ -9,7 +9,8 @@ candidate is played out for a few plies with the static policy from that
 same draw, so that the candidates are compared on the same luck. A
 candidate's value in an iteration is the player's chance of winning after
 the rollout (:mod:`tilebag.engine.winpct`: from the spread then, counting
-the value of the tiles kept, and the tiles unseen), with the spread to
+what each side's last play kept as its equity did, the player's for it and
+the opponent's against it, and the tiles unseen), with the spread to
 break ties; or, without a win table, that spread alone. A rollout that
 ends the game counts the racks left as the rules do.
 After each round, a candidate clearly worse than the best is dropped (99%,
@@ -414,8 +415,11 @@ class _RolloutBag(Bag):
 
 def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int, job: _Job) -> tuple[int, int]:
     """The value of ``move`` in one rollout (see the module notes) and the
-    spread it gained with the value of what the player keeps at the end
-    (millipoints); the position is as it was after."""
+    spread it gained with the value of what each side's last play kept
+    (millipoints; the opponent's counts against the player); the position
+    is as it was after."""
+    kept = [0, 0]  # the value of what each side's last play kept, as its equity counted it
+    kept[me] = engine.equity(move, score, position.racks[me], bag_count=len(position.bag)) - 1000 * score
     undos: list[Undo] = [position.make(move, score)]
     gained = [0, 0]
     gained[me] += score
@@ -426,6 +430,7 @@ def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int
         best = engine.best(position.board, position.racks[mover], bag_count=len(position.bag))
         if best is None:
             break
+        kept[mover] = engine.equity(best.move, best.score, position.racks[mover], bag_count=len(position.bag)) - 1000 * best.score
         undos.append(position.make(best.move, best.score))
         gained[mover] += best.score
     over = position.is_over()
@@ -438,8 +443,8 @@ def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int
             gained[out] += faces[1 - out]
             gained[1 - out] -= faces[1 - out]
     points = 1000 * (gained[me] - gained[1 - me])
-    if not over:
-        points += engine.valuer(len(position.bag))(sorted(position.racks[me]))
+    if not over:  # each side's last leave is still to be played: it counts as equity counts it
+        points += kept[me] - kept[1 - me]
     value = points
     if job.wins is not None:  # the chance of winning first; the spread breaks ties
         spread = (job.spread_before + points / 1000) * (1 if position.turn == me else -1)
