@@ -74,7 +74,7 @@ class Candidate:
     play: Play
     values: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
-    """Each rollout's spread gained with the leave kept, in millipoints."""
+    """Each rollout's spread gained with the leaves kept (see :func:`_rollout`), in millipoints."""
 
     @property
     def win_chance(self) -> float:
@@ -83,7 +83,7 @@ class Candidate:
 
     @property
     def equity(self) -> float:
-        """The mean spread gained with the leave kept, in points."""
+        """The mean spread gained with the leaves kept, in points."""
         return statistics.fmean(self.points) / 1000 if self.points else self.play.equity / 1000
 
     @property
