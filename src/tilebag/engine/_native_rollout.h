@@ -204,7 +204,7 @@ static Milli ro_leave(const Gen *g, const RoJob *job, const RoRack *rack, int ba
 
 /* The value of what `move` keeps of the rack of the player to move, as its
    equity counts it (the leave valuer with the bag as it is before the play;
-   Engine.equity less the score, as sim.py's _rollout counts it). */
+   Engine.equity less the score, as sim.py's _kept_value counts it). */
 static Milli ro_kept(const Gen *g, const RoJob *job, const RoState *s, const Found *move) {
     RoRack leave = s->racks[s->turn];
     if (move->kind == PLACE) {

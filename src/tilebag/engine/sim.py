@@ -418,8 +418,8 @@ def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int
     spread it gained with the value of what each side's last play kept
     (millipoints; the opponent's counts against the player); the position
     is as it was after."""
-    kept = [0, 0]  # the value of what each side's last play kept, as its equity counted it
-    kept[me] = engine.equity(move, score, position.racks[me], bag_count=len(position.bag)) - 1000 * score
+    kept = [0, 0]  # the value of what each side's last play kept
+    kept[me] = _kept_value(position, engine, move, score)
     undos: list[Undo] = [position.make(move, score)]
     gained = [0, 0]
     gained[me] += score
@@ -430,7 +430,7 @@ def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int
         best = engine.best(position.board, position.racks[mover], bag_count=len(position.bag))
         if best is None:
             break
-        kept[mover] = engine.equity(best.move, best.score, position.racks[mover], bag_count=len(position.bag)) - 1000 * best.score
+        kept[mover] = _kept_value(position, engine, best.move, best.score)
         undos.append(position.make(best.move, best.score))
         gained[mover] += best.score
     over = position.is_over()
@@ -456,6 +456,13 @@ def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int
     for undo in reversed(undos):
         position.unmake(undo)
     return value, points
+
+
+def _kept_value(position: Position, engine: Engine, move: Move, score: int) -> int:
+    """What ``move`` keeps of the rack of the player to move, valued as its
+    equity counts it (with the bag as it is before the play), in millipoints."""
+    rack = position.racks[position.turn]
+    return engine.equity(move, score, rack, bag_count=len(position.bag)) - 1000 * score
 
 
 class _Pool:
