@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tilebag import Game
-from tilebag.engine.bot_specs import parse_bot_spec
+from tilebag.engine.bot_specs import BotSpecError, parse_bot_spec
 from tilebag.engine.players import StaticPlayer
 from tilebag.engine.sim import SimPlayer
 
@@ -50,15 +52,55 @@ def test_with_the_bag_empty_it_plays_as_the_static_player() -> None:
         assert sim.choose(game) == static.choose(game)
 
 
-def test_a_sim_spec_makes_a_sim_player() -> None:
-    bot = parse_bot_spec("sim:plies=3,seconds=0.5,candidates=6").make("s")
-    assert isinstance(bot, SimPlayer) and (bot.plies, bot.seconds, bot.candidates) == (3, 0.5, 6)
+def test_a_simulation_with_the_bag_empty_plays_each_candidate_out_once() -> None:
+    """The racks are known, so every deal is the same: one iteration, each
+    candidate played to the end of the game, the best final spread first."""
+    from tilebag.engine.players import engine_for
+
+    game = Game(["sim", "other"], seed=3)
+    static = StaticPlayer("static")
+    while len(game.bag):
+        game.push(static.choose(game))
+    assert not game.is_over()
+    sim = SimPlayer("sim", seconds=5, wins=False)
+    engine = engine_for(game, None, static.leave_values(game))
+    plays = engine.plays(game.board, game.rack(), bag_count=0, top=6)
+    result = sim.simulate_position(game.position(), engine, plays, unseen=game.unseen(game.turn),
+                                   opponent_size=len(game.rack(1 - game.turn)), until_limits=True)
+    assert result.iterations == 1 and len(result.candidates) == len(plays)
+    finals = [c.points[0] for c in result.candidates]
+    assert finals == sorted(finals, reverse=True) and all(p % 1000 == 0 for p in finals)
+
+
+def test_late_in_the_game_the_rollouts_play_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From seven tiles in the bag (``late``) the rollouts play until the
+    game ends, not ``plies``; ``late=off`` keeps them to ``plies``."""
+    from tilebag.engine import sim
+
+    played: list[int] = []
+    real = sim._iterations
+
+    def counting(engine, job, moves, numbers):  # type: ignore[no-untyped-def]
+        played.append(job.plies)
+        return real(engine, job, moves, numbers)
+
+    monkeypatch.setattr(sim, "_iterations", counting)
+    game = Game(["sim", "other"], seed=4)
+    static = StaticPlayer("static")
+    while len(game.bag) > sim.LATE_BAG:
+        game.push(static.choose(game))
+    assert len(game.bag) > 3
+    for spec, plies in (("sim:iterations=8", sim.TO_THE_END), ("sim:iterations=8,late=off", 2), ("sim:late=3,plies=3", 3)):
+        bot = parse_bot_spec(spec).make("s")
+        played.clear()
+        bot.choose(game)
+        assert played and set(played) == {plies}, spec
+    for bad in ("sim:late=soon", "sim:late=-1"):
+        with pytest.raises(BotSpecError, match="late is tiles in the bag"):
+            parse_bot_spec(bad)
 
 
 def test_a_sim_drops_candidates_at_the_confidence_it_is_given() -> None:
-    import pytest
-
-    from tilebag.engine.bot_specs import BotSpecError
     from tilebag.engine.sim import DROP_Z
 
     assert SimPlayer("s").z == DROP_Z

@@ -81,6 +81,30 @@ def test_rollouts_that_end_the_game_count_the_racks_alike(monkeypatch: pytest.Mo
 
 
 @needs_native
+def test_late_rollouts_play_to_the_end_of_the_game_in_both_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With seven tiles or fewer in the bag a simulation's rollouts play to
+    the end: more plies than :data:`sim.TO_THE_END` change nothing, every
+    value is a final spread (the racks counted, no leave left to value),
+    and the compiled core gives the reference's values."""
+    static = StaticPlayer("static")
+    checked = 0
+    for game in positions(range(80, 84), small_bag=True, left=sim.LATE_BAG):
+        engine = engine_for(game, None, static.leave_values(game))
+        job, moves = job_and_moves(game, engine, sim.TO_THE_END, None)
+        longer, _ = job_and_moves(game, engine, 2 * sim.TO_THE_END, None)
+        shorter, _ = job_and_moves(game, engine, 2, None)
+        compiled = sim._iterations(engine, job, moves, range(4))
+        assert compiled == sim._iterations(engine, longer, moves, range(4))
+        assert compiled != sim._iterations(engine, shorter, moves, range(4))
+        assert all(points % 1000 == 0 for values in compiled for _, points in values)
+        with monkeypatch.context() as patch:
+            patch.setattr(MoveGenerator, "native_rollouts", lambda *args, **kwargs: None)
+            assert compiled == sim._iterations(engine, job, moves, range(4))
+        checked += 1
+    assert checked >= 3
+
+
+@needs_native
 @pytest.mark.parametrize("compiled", [True, False])
 def test_a_one_ply_rollout_is_the_candidates_equity_less_the_best_replys(
     compiled: bool, monkeypatch: pytest.MonkeyPatch

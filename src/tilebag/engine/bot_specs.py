@@ -6,7 +6,9 @@ KLV/KLV2 or a text table), ``sim:plies=2,seconds=1,candidates=10`` (the
 simulating player, :class:`tilebag.engine.sim.SimPlayer`; ``confidence=99.9``
 drops a candidate only when it is that sure it is worse; ``infer=off`` deals
 the opponent racks from all the unseen tiles, not the leaves that explain
-its last play, ``infer=5`` those within 5 points of its best play),
+its last play, ``infer=5`` those within 5 points of its best play;
+``late=3`` plays rollouts to the end of the game once the bag holds three
+tiles or fewer, not seven, ``late=off`` never),
 ``champion:seconds=1``, ``static:opening=0`` (the opening adjustment, in
 points a vowel, :mod:`tilebag.engine.opening`; 0 for none). Options are ``key=value`` pairs after a colon,
 separated by commas. ``workers=N`` (or ``workers=all``) gives a simulating
@@ -41,7 +43,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "static": ("leaves", "opening"),
     "greedy": (),
     "beginner": ("seed",),
-    "sim": ("plies", "seconds", "candidates", "iterations", "seed", "leaves", "wins", "workers", "confidence", "infer"),
+    "sim": ("plies", "late", "seconds", "candidates", "iterations", "seed", "leaves", "wins", "workers", "confidence", "infer"),
     "champion": ("seconds", "seed", "workers"),  # the simulating player
 }
 """The options each kind takes."""
@@ -91,7 +93,7 @@ class BotSpec:
                 workers=_workers(self.options.get("workers")),
             )
         if self.kind == "sim":
-            from tilebag.engine.sim import SimPlayer
+            from tilebag.engine.sim import LATE_BAG, SimPlayer
 
             options = self.options
             leaves = options.get("leaves")
@@ -104,6 +106,7 @@ class BotSpec:
             return SimPlayer(
                 name,
                 plies=int(options.get("plies", "2")),
+                late=_late(options.get("late"), LATE_BAG),
                 seconds=float(options.get("seconds", "1")),
                 candidates=int(options.get("candidates", "10")),
                 iterations=int(options.get("iterations", "100000")),
@@ -157,7 +160,9 @@ def parse_bot_spec(text: str) -> BotSpec:
                     raise ValueError
             except ValueError:
                 raise BotSpecError(f"{text!r}: confidence is a percentage between 50 and 100") from None
-        if key == "infer" and value.strip().lower() not in INFER_OFF:
+        if key == "late" and value.strip().lower() not in OFF and not value.strip().isdigit():
+            raise BotSpecError(f"{text!r}: late is tiles in the bag, a whole number, or off")
+        if key == "infer" and value.strip().lower() not in OFF:
             try:
                 if not 0 <= float(value) < 1000:
                     raise ValueError
@@ -188,7 +193,15 @@ def _workers(option: str | None) -> int | None:
     return None if option.lower() == "all" else int(option)
 
 
-INFER_OFF = ("off", "no", "none")
+OFF = ("off", "no", "none")
+"""The words that turn an option off (``infer=off``, ``late=off``)."""
+
+
+def _late(option: str | None, default: int) -> int | None:
+    """``late=N``: rollouts to the end of the game from N tiles in the bag; ``late=off``: never."""
+    if option is None:
+        return default
+    return None if option.lower() in OFF else int(option)
 
 
 def _infer(option: str | None) -> float | None:
@@ -196,7 +209,7 @@ def _infer(option: str | None) -> float | None:
     points (default 0); ``infer=off``: racks drawn from all the unseen tiles."""
     if option is None:
         return 0.0
-    return None if option.lower() in INFER_OFF else float(option)
+    return None if option.lower() in OFF else float(option)
 
 
 def _wins(option: str | None) -> WinTable | bool | None:

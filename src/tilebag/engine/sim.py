@@ -12,7 +12,9 @@ the rollout (:mod:`tilebag.engine.winpct`: from the spread then, counting
 what each side's last play kept as its equity did, the player's for it and
 the opponent's against it, and the tiles unseen), with the spread to
 break ties; or, without a win table, that spread alone. A rollout that
-ends the game counts the racks left as the rules do.
+ends the game counts the racks left as the rules do. Late in the game
+(:data:`LATE_BAG` tiles in the bag or fewer) the rollouts play on to the
+end.
 After each round, a candidate clearly worse than the best is dropped (99%,
 by its differences from the best iteration by iteration: both met the same
 draws); the search stops when one is left or the time is up, and plays the
@@ -62,6 +64,15 @@ from tilebag.position import Position, Undo
 
 WIN_UNITS = 1_000_000
 """A certain win, in the units a rollout's value counts (each point of spread is one)."""
+
+LATE_BAG = 7
+"""Tiles in the bag from which on rollouts play to the end of the game
+(by then the racks left at the end, and who goes out, decide close games)."""
+
+TO_THE_END = 200
+"""Plies a late rollout may play: more than it takes to end the game (from a
+bag of seven, at most 21 tiles are left to place, and a run of scoreless
+turns ends the game)."""
 
 DROP_Z = 2.58
 """How many standard errors apart a candidate must be to be dropped (99%)."""
@@ -115,6 +126,10 @@ class SimPlayer:
     choice otherwise, and in the variations' turns the rollouts do not play).
 
     :param plies: plies each rollout plays after the candidate (default 2).
+    :param late: once the bag holds this many tiles or fewer (default
+        :data:`LATE_BAG`; ``None``: never), rollouts play on to the end of
+        the game instead of ``plies``, so that who goes out and the racks
+        left at the end count.
     :param seconds: the time for one move.
     :param candidates: how many of the best static plays are simulated.
     :param iterations: stop after this many iterations at most.
@@ -143,6 +158,7 @@ class SimPlayer:
         name: str = "sim",
         *,
         plies: int = 2,
+        late: int | None = LATE_BAG,
         seconds: float = 1.0,
         candidates: int = 10,
         iterations: int = 100_000,
@@ -162,6 +178,7 @@ class SimPlayer:
         self.workers = workers
         self.infer = infer
         self.plies = plies
+        self.late = late
         self.seconds = seconds
         self.candidates = candidates
         self.iterations = iterations
@@ -250,16 +267,19 @@ class SimPlayer:
         position = position.copy()
         me = position.turn
         self._spread_before = position.scores[me] - position.scores[1 - me]
+        in_bag = len(unseen) - opponent_size
+        plies = TO_THE_END if self.late is not None and in_bag <= self.late else self.plies
+        limit = self.iterations if in_bag > 0 else 1  # the racks known: every iteration would deal the same
         job = _Job(
-            position, tuple(unseen), opponent_size, self.plies, self.wins, self._spread_before,
+            position, tuple(unseen), opponent_size, plies, self.wins, self._spread_before,
             hash((self.seed, salt, tuple(sorted(position.racks[me])))), tuple(tuple(leave) for leave in opponent_leaves),
         )
         alive = [Candidate(play) for play in plays]
         dropped: list[Candidate] = []
         pool = _pool_for(engine, self.workers) if self.workers != 1 else None
         iterations = rollouts = 0
-        while iterations < self.iterations and (len(alive) > 1 or until_limits):
-            numbers = range(iterations, min(iterations + ROUND, self.iterations))
+        while iterations < limit and (len(alive) > 1 or until_limits):
+            numbers = range(iterations, min(iterations + ROUND, limit))
             moves = [(c.play.move, c.play.score) for c in alive]
             if pool is None:
                 results = _iterations(engine, job, moves, numbers)

@@ -37,7 +37,7 @@ from tilebag.engine.inference import Inference, infer_after
 from tilebag.engine.leaves import DEFAULT_LEAVES
 from tilebag.engine.movegen import Play
 from tilebag.engine.preendgame import solve_preendgame
-from tilebag.engine.sim import DROP_Z, INFER_AT_LEAST, SimPlayer, SimResult, start_workers
+from tilebag.engine.sim import DROP_Z, INFER_AT_LEAST, LATE_BAG, SimPlayer, SimResult, start_workers
 from tilebag.engine.winpct import WinTable
 from tilebag.errors import FormatError, TilebagError
 from tilebag.formats import cgp
@@ -506,7 +506,8 @@ class SiuEngine:
              leaves: tuple[tuple[Tile, ...], ...] = ()) -> str:
         seconds = limits.seconds(DEFAULT_SIM_SECONDS) or DEFAULT_SIM_SECONDS
         iterations = limits.iterations or (10**12 if limits.infinite or limits.movetime else 100_000)
-        sim = SimPlayer("siu", plies=limits.depth or 2, seconds=seconds, iterations=iterations,
+        late = None if limits.depth else LATE_BAG  # a depth asked for is the plies every rollout plays
+        sim = SimPlayer("siu", plies=limits.depth or 2, late=late, seconds=seconds, iterations=iterations,
                         candidates=len(plays), engine=engine, wins=wins, workers=threads)
         named = {canonical(board, text) or text for text in limits.alsosearchmoves}
         last = [time.monotonic()]
