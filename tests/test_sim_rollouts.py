@@ -106,6 +106,28 @@ def test_late_rollouts_play_to_the_end_of_the_game_in_both_cores(monkeypatch: py
 
 @needs_native
 @pytest.mark.parametrize("compiled", [True, False])
+def test_a_rollout_that_ends_the_game_is_valued_by_its_result(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished game is won, drawn or lost: its value is that, not the
+    win table's guess for a position with the spread it ended on."""
+    if not compiled:
+        monkeypatch.setattr(MoveGenerator, "native_rollouts", lambda *args, **kwargs: None)
+    static = StaticPlayer("static")
+    won = lost = 0
+    for game in positions(range(80, 86), small_bag=True, left=3):
+        engine = engine_for(game, None, static.leave_values(game))
+        job, moves = job_and_moves(game, engine, sim.TO_THE_END, WinTable.load())
+        for values in sim._iterations(engine, job, moves, range(3)):
+            for value, points in values:
+                final = 1000 * job.spread_before + points
+                expected = sim.WIN_UNITS if final > 0 else 0 if final < 0 else sim.WIN_UNITS // 2
+                assert value == expected + points // 1000
+                won += final > 0
+                lost += final < 0
+    assert won and lost
+
+
+@needs_native
+@pytest.mark.parametrize("compiled", [True, False])
 def test_a_one_ply_rollout_is_the_candidates_equity_less_the_best_replys(
     compiled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:

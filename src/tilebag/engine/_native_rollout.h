@@ -267,12 +267,18 @@ static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *can
     *points = gained;
     *value = gained;
     if (job->wins) {
-        double spread = (job->spread_before + (double)gained / 1000.0) * (s.turn == me ? 1.0 : -1.0);
-        int unseen = s.bag_count + s.racks[1 - s.turn].count;
-        int u = unseen < 0 ? 0 : unseen > job->win_counts - 1 ? job->win_counts - 1 : unseen;
-        double x = (spread + job->edges[u]) / job->scales[u];
-        double chance = x > 40 ? 1.0 : x < -40 ? 0.0 : 1 / (1 + exp(-x));
-        if (s.turn != me) chance = 1 - chance;
+        double chance;
+        if (over) { /* the result, not a guess from the curve */
+            double final = job->spread_before * 1000.0 + (double)gained;
+            chance = final > 0 ? 1.0 : final < 0 ? 0.0 : 0.5;
+        } else {
+            double spread = (job->spread_before + (double)gained / 1000.0) * (s.turn == me ? 1.0 : -1.0);
+            int unseen = s.bag_count + s.racks[1 - s.turn].count;
+            int u = unseen < 0 ? 0 : unseen > job->win_counts - 1 ? job->win_counts - 1 : unseen;
+            double x = (spread + job->edges[u]) / job->scales[u];
+            chance = x > 40 ? 1.0 : x < -40 ? 0.0 : 1 / (1 + exp(-x));
+            if (s.turn != me) chance = 1 - chance;
+        }
         *value = (long long)nearbyint(chance * RO_WIN_UNITS) + ro_floor_div(gained, 1000);
     }
     return 0;

@@ -467,11 +467,15 @@ def _rollout(position: Position, engine: Engine, move: Move, score: int, me: int
         points += kept[me] - kept[1 - me]
     value = points
     if job.wins is not None:  # the chance of winning first; the spread breaks ties
-        spread = (job.spread_before + points / 1000) * (1 if position.turn == me else -1)
-        unseen = len(position.bag) + len(position.racks[1 - position.turn])
-        chance = job.wins.probability(spread, unseen)
-        if position.turn != me:
-            chance = 1 - chance
+        if over:  # the result, not a guess from the curve
+            final = 1000 * job.spread_before + points
+            chance = 1.0 if final > 0 else 0.0 if final < 0 else 0.5
+        else:
+            spread = (job.spread_before + points / 1000) * (1 if position.turn == me else -1)
+            unseen = len(position.bag) + len(position.racks[1 - position.turn])
+            chance = job.wins.probability(spread, unseen)
+            if position.turn != me:
+                chance = 1 - chance
         value = round(chance * WIN_UNITS) + points // 1000
     for undo in reversed(undos):
         position.unmake(undo)
