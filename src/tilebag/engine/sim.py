@@ -12,7 +12,8 @@ the rollout (:mod:`tilebag.engine.winpct`: from the spread then, counting
 what each side's last play kept as its equity did, the player's for it and
 the opponent's against it, and the tiles unseen), with the spread to
 break ties; or, without a win table, that spread alone. A rollout that
-ends the game counts the racks left as the rules do. Late in the game
+ends the game counts the racks left as the rules do, and is won, drawn or
+lost (its chance 1, a half or 0). Late in the game
 (:data:`LATE_BAG` tiles in the bag or fewer) the rollouts play on to the
 end.
 After each round, a candidate clearly worse than the best is dropped (99%,
