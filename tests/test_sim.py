@@ -42,14 +42,27 @@ def test_the_choice_is_legal_and_the_game_is_unchanged() -> None:
     assert means == sorted(means, reverse=True)
 
 
-def test_with_the_bag_empty_it_plays_as_the_static_player() -> None:
-    game = Game(["sim", "other"], seed=2)
-    static = StaticPlayer("static")
-    while len(game.bag) and not game.is_over():
-        game.push(static.choose(game))
-    if not game.is_over():
-        sim = SimPlayer("sim", seconds=0.1)
-        assert sim.choose(game) == static.choose(game)
+def test_with_the_bag_empty_it_plays_each_candidate_out_once() -> None:
+    """The racks are known: one iteration, each candidate played to the end
+    of the game, and the best result played (won, then the final spread);
+    ``late=off``: the static player's choice."""
+    checked = 0
+    for seed in range(2, 8):
+        game = Game(["sim", "other"], seed=seed)
+        static = StaticPlayer("static")
+        while len(game.bag) and not game.is_over():
+            game.push(static.choose(game))
+        if game.is_over():
+            continue
+        sim = SimPlayer("sim", seconds=5)
+        move = sim.choose(game)
+        assert move in game.legal_moves
+        assert sim.last is not None and sim.last.iterations == 1
+        best = sim.last.candidates[0]
+        assert move == best.play.move and best.values == [max(c.values[0] for c in sim.last.candidates)]
+        assert SimPlayer("sim", seconds=0.1, late=None).choose(game) == static.choose(game)
+        checked += 1
+    assert checked >= 3
 
 
 def test_a_simulation_with_the_bag_empty_plays_each_candidate_out_once() -> None:

@@ -8,7 +8,8 @@ drops a candidate only when it is that sure it is worse; ``infer=off`` deals
 the opponent racks from all the unseen tiles, not the leaves that explain
 its last play, ``infer=5`` those within 5 points of its best play;
 ``late=3`` plays rollouts to the end of the game once the bag holds three
-tiles or fewer, not seven, ``late=off`` never),
+tiles or fewer, not seven, ``late=off`` never, and plays the static choice
+with the bag empty),
 ``champion:seconds=1``, ``static:opening=0`` (the opening adjustment, in
 points a vowel, :mod:`tilebag.engine.opening`; 0 for none). Options are ``key=value`` pairs after a colon,
 separated by commas. ``workers=N`` (or ``workers=all``) gives a simulating

@@ -15,7 +15,8 @@ break ties; or, without a win table, that spread alone. A rollout that
 ends the game counts the racks left as the rules do, and is won, drawn or
 lost (its chance 1, a half or 0). Late in the game
 (:data:`LATE_BAG` tiles in the bag or fewer) the rollouts play on to the
-end.
+end, and with the bag empty, where the racks are known and every deal is
+the same, each candidate is played out once.
 After each round, a candidate clearly worse than the best is dropped (99%,
 by its differences from the best iteration by iteration: both met the same
 draws); the search stops when one is left or the time is up, and plays the
@@ -90,8 +91,16 @@ class Candidate:
 
     @property
     def win_chance(self) -> float:
-        """The mean chance of winning (with a win table), 0 to 1."""
-        return statistics.fmean(self.values) / WIN_UNITS if self.values else 0.0
+        """The mean chance of winning (with a win table), 0 to 1: the values
+        without the spread that breaks their ties.
+
+        >>> won, drawn = 1_000_000 + 50, 500_000  # a game won by 50, one drawn
+        >>> Candidate(None, values=[won, drawn], points=[50_000, 0]).win_chance  # type: ignore[arg-type]
+        0.75
+        """
+        if not self.values:
+            return 0.0
+        return statistics.fmean(v - p // 1000 for v, p in zip(self.values, self.points, strict=True)) / WIN_UNITS
 
     @property
     def equity(self) -> float:
@@ -123,14 +132,16 @@ class SimResult:
 
 
 class SimPlayer:
-    """Chooses by simulation while the bag holds tiles (the static player's
-    choice otherwise, and in the variations' turns the rollouts do not play).
+    """Chooses by simulation (the static player's choice in the variations'
+    turns the rollouts do not play, and with the bag empty unless ``late``).
 
     :param plies: plies each rollout plays after the candidate (default 2).
     :param late: once the bag holds this many tiles or fewer (default
         :data:`LATE_BAG`; ``None``: never), rollouts play on to the end of
         the game instead of ``plies``, so that who goes out and the racks
-        left at the end count.
+        left at the end count; with the bag empty each candidate is then
+        played out once (the racks are known: every deal is the same),
+        where without ``late`` the static player's choice is played.
     :param seconds: the time for one move.
     :param candidates: how many of the best static plays are simulated.
     :param iterations: stop after this many iterations at most.
@@ -199,7 +210,7 @@ class SimPlayer:
         return self._static.engine(game)
 
     def choose(self, game: Game) -> Move:
-        if not len(game.bag) or not searchable(game):
+        if not searchable(game) or not len(game.bag) and self.late is None:
             return self._static.choose(game)
         engine = engine_for(game, None, self._static.leave_values(game))
         plays = [p for p in engine.plays(game.board, game.rack(), bag_count=len(game.bag), top=self.candidates)]
@@ -214,7 +225,7 @@ class SimPlayer:
         started = time.monotonic()
         me = game.turn
         leaves: tuple[tuple[Tile, ...], ...] = ()
-        if self.infer is not None:
+        if self.infer is not None and len(game.bag):
             inference = infer_from_game(
                 game, engine, seed=hash((self.seed, len(game.events))), margin=self.infer,
                 seconds=INFER_SHARE * self.seconds, enough=INFER_ENOUGH,
