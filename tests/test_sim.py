@@ -85,6 +85,11 @@ def test_a_simulation_with_the_bag_empty_plays_each_candidate_out_once() -> None
     assert finals == sorted(finals, reverse=True) and all(p % 1000 == 0 for p in finals)
 
 
+def test_a_sim_spec_makes_a_sim_player() -> None:
+    bot = parse_bot_spec("sim:plies=3,seconds=0.5,candidates=6,late=4").make("s")
+    assert isinstance(bot, SimPlayer) and (bot.plies, bot.seconds, bot.candidates, bot.late) == (3, 0.5, 6, 4)
+
+
 def test_late_in_the_game_the_rollouts_play_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """From seven tiles in the bag (``late``) the rollouts play until the
     game ends, not ``plies``; ``late=off`` keeps them to ``plies``."""
