@@ -100,6 +100,10 @@ def test_go_auto_picks_the_endgame_once_the_bag_is_empty(engine: Engine) -> None
     engine.send(f"position cgp {ENDGAME}")
     engine.send("go movetime 5000")
     assert engine.until("bestmove")[-1] == "bestmove G1.BEE"
+    engine.send("go peg")  # no pre-endgame with the bag empty: the endgame, said so
+    out = engine.until("bestmove")
+    assert "info string peg needs one tile in the bag, this one holds 0: endgame instead" in out
+    assert out[-1] == "bestmove G1.BEE"
 
 
 def test_positions_with_moves_and_the_error_codes(engine: Engine) -> None:
@@ -109,9 +113,11 @@ def test_positions_with_moves_and_the_error_codes(engine: Engine) -> None:
     assert out[-1] != "bestmove none" and any("info gen move" in line for line in out)
     engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves 8D.QQQQ")
     assert "info string error bad-move" in engine.until("info string error")[-1]
-    engine.send("go gen")  # forced mode: no search, so no bestmove, without a position
+    engine.send("go gen")  # forced mode: no search without a position, and still one bestmove for the go
     engine.send("isready")
-    assert engine.until("readyok") == ["info string error no-position send position cgp ... before go", "readyok"]
+    assert engine.until("readyok") == [
+        "info string error no-position send position cgp ... before go", "bestmove none", "readyok"
+    ]
     engine.send("position cgp nonsense")
     assert "bad-position" in engine.until("info string error")[-1]
     engine.send("frobnicate")
@@ -119,9 +125,14 @@ def test_positions_with_moves_and_the_error_codes(engine: Engine) -> None:
     engine.send("joho isready")  # words before a command are skipped
     assert engine.until("readyok") == ["readyok"]
     engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
-    engine.send("go peg")
-    assert engine.until("bestmove")[-2:] == [
-        "info string error bad-position a pre-endgame needs exactly one tile in the bag", "bestmove none"]
+    engine.send("go peg iterations 16")  # not a pre-endgame: said, and searched as auto would
+    said = engine.until("bestmove")
+    assert "info string peg needs one tile in the bag, this one holds 86: sim instead" in said
+    assert said[-1].startswith("bestmove 8") and not any("error" in line for line in said)
+    engine.send("go endgame iterations 16")
+    said = engine.until("bestmove")
+    assert "info string endgame needs an empty bag, this one holds 86: sim instead" in said
+    assert said[-1].startswith("bestmove 8")
     engine.send("go infer")
     assert engine.until("bestmove")[-2:] == [
         "info string nothing to infer: the last of the moves is not the opponent's placement", "bestmove none"]

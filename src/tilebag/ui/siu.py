@@ -385,8 +385,9 @@ class SiuEngine:
 
     def go(self, words: list[str]) -> None:
         mode, limits = parse_go(words)
-        if self.state is None:  # forced mode: no search without a position
+        if self.state is None:  # forced mode: no search without a position, but every go has its bestmove
             self.error("no-position", "send position cgp ... before go")
+            self.say("bestmove none")
             return
         if mode in UNSUPPORTED:
             self.error("unsupported-mode", mode)
@@ -415,6 +416,7 @@ class SiuEngine:
             if mode == "auto":
                 mode = "endgame" if bag_count <= 0 and state.opponent_known() else "sim"
                 mode = "peg" if bag_count == 1 else mode
+            mode = self._fitting(mode, bag_count, state)
             for name in limits.ignored(mode):
                 self.say(f"info string ignored {name}")
             wins_name, wins = self.wins()
@@ -451,6 +453,22 @@ class SiuEngine:
             self._finished()
             if not self.searching():
                 self._idle.set()
+
+    def _fitting(self, mode: str, bag_count: int, state: State) -> str:
+        """The mode that answers this position: an endgame needs an empty bag
+        and a pre-endgame one tile in it; asked of another position, the
+        engine says so and searches it as ``auto`` would (every ``go`` gets a
+        move of the position, not an error)."""
+        solvable = bag_count <= 0 and state.opponent_known()
+        if mode == "endgame" and not solvable:
+            instead = "peg" if bag_count == 1 else "sim"
+            self.say(f"info string endgame needs an empty bag, this one holds {bag_count}: {instead} instead")
+            return instead
+        if mode == "peg" and bag_count != 1:
+            instead = "endgame" if solvable else "sim"
+            self.say(f"info string peg needs one tile in the bag, this one holds {max(0, bag_count)}: {instead} instead")
+            return instead
+        return mode
 
     def _infer(self, state: State, engine: Engine, limits: GoLimits) -> None:
         """``go infer``: the opponent's likely leaves, each with its chance,
