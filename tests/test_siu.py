@@ -259,6 +259,22 @@ def test_moves_named_in_any_case_and_moves_that_are_not_plays(engine: Engine) ->
     assert "ex.AEINRST" in listed
 
 
+def test_a_sim_ends_with_a_ranking_of_every_play_it_simulated(engine: Engine) -> None:
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves 8D.RETAINS rack.QI")
+    engine.send("go sim iterations 200 threads 1 stopcondition 95")  # QI scores far more: the rest drop early
+    out = engine.until("bestmove")
+    final = []
+    for line in reversed(out[:-1]):  # the last report: from the end back to the provenance or an earlier report
+        if not line.startswith("info sim move") or any(line.split()[3] == f[0] for f in final):
+            break
+        words = line.split()
+        final.insert(0, (words[3], int(words[-1])))
+    assert out[-1] == f"bestmove {final[0][0]}"
+    assert len(final) == 10  # the candidates dropped on the way are ranked after the winner
+    iterations = [iters for _, iters in final]
+    assert iterations[0] == max(iterations) > min(iterations)  # the winner ran longest; some dropped early
+
+
 def test_every_form_of_move_in_a_moves_list(engine: Engine) -> None:
     def scores_after(moves: str) -> str:
         engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves {moves} rack.QI")

@@ -538,13 +538,19 @@ class SiuEngine:
         result = sim.simulate_position(position, engine, plays, unseen=unseen, opponent_size=opponent_size,
                                        stop=self._stop.is_set, on_round=report, z=limits.z(DROP_Z),
                                        until_limits=limits.stopcondition is None, opponent_leaves=leaves)
-        self._sim_lines(result, board, named)
+        self._sim_lines(result, board, named, final=True)
         return siu_move(board, result.candidates[0].play.move)
 
-    def _sim_lines(self, result: SimResult, board: Board, named: set[str]) -> None:
-        """The best candidates, then any the front end named that are not among them."""
-        shown = result.candidates[:GEN_LINES]
-        shown += [c for c in result.candidates[GEN_LINES:] + result.dropped if siu_move(board, c.play.move) in named]
+    def _sim_lines(self, result: SimResult, board: Board, named: set[str], *, final: bool = False) -> None:
+        """The best candidates, then any the front end named that are not
+        among them. The final lines go on past the candidates still in the
+        race to those dropped on the way, best first, so the front end ends
+        with a ranking of the plays simulated and not only the winner."""
+        ranked = list(result.candidates)
+        if final:
+            ranked += sorted(result.dropped, key=lambda c: c.mean, reverse=True)
+        shown = ranked[:GEN_LINES]
+        shown += [c for c in ranked[GEN_LINES:] + ([] if final else result.dropped) if siu_move(board, c.play.move) in named]
         for c in shown:
             n = len(c.values)
             error = c.error if n > 1 else 0.0
