@@ -430,7 +430,7 @@ class SiuEngine:
             if mode == "infer":
                 self._infer(state, engine, limits)
             elif mode == "endgame":
-                best = self._endgame(position, engine, bag_count, limits, state)
+                best = self._endgame(position, engine, limits, state)
             elif mode == "peg":
                 best = self._peg(position, engine, unseen, limits, state)
             else:
@@ -546,11 +546,9 @@ class SiuEngine:
         among them. The final lines go on past the candidates still in the
         race to those dropped on the way, best first, so the front end ends
         with a ranking of the plays simulated and not only the winner."""
-        ranked = list(result.candidates)
-        if final:
-            ranked += sorted(result.dropped, key=lambda c: c.mean, reverse=True)
-        shown = ranked[:GEN_LINES]
-        shown += [c for c in ranked[GEN_LINES:] + ([] if final else result.dropped) if siu_move(board, c.play.move) in named]
+        ranked = [*result.candidates, *sorted(result.dropped, key=lambda c: c.mean, reverse=True)]
+        shown = (ranked if final else result.candidates)[:GEN_LINES]
+        shown += [c for c in ranked if all(c is not s for s in shown) and siu_move(board, c.play.move) in named]
         for c in shown:
             n = len(c.values)
             error = c.error if n > 1 else 0.0
@@ -559,10 +557,9 @@ class SiuEngine:
                 f"eq {c.equity:.1f} eqse {_points_error(c.points):.1f} iters {n}"
             )
 
-    def _endgame(self, position: Position, engine: Engine, bag_count: int, limits: GoLimits, state: State) -> str:
-        if bag_count > 0 or not state.opponent_known():
-            self.error("bad-position", "an endgame needs an empty bag")
-            return "none"
+    def _endgame(self, position: Position, engine: Engine, limits: GoLimits, state: State) -> str:
+        """``go endgame``: the bag-empty position solved (:meth:`_fitting`
+        sends only such a position), each deeper line streamed."""
         seconds = limits.seconds(None)
         depth = limits.depth or 30
         megabytes = int(self.options.get("endgamehash") or DEFAULT_HASH)
@@ -578,10 +575,8 @@ class SiuEngine:
 
     def _peg(self, position: Position, engine: Engine, unseen: list[Tile], limits: GoLimits, state: State) -> str:
         """``go peg``: the pre-endgame, one tile in the bag, each candidate's
-        wins, draws and losses over the tiles the bag may hold."""
-        if len(position.bag) != 1:
-            self.error("bad-position", "a pre-endgame needs exactly one tile in the bag")
-            return "none"
+        wins, draws and losses over the tiles the bag may hold (:meth:`_fitting`
+        sends only a position with one)."""
         known = state.racks[1 - state.turn] is not None
         plays = [p for p in engine.plays(position.board, position.racks[0], bag_count=1) if p.move.kind is MoveKind.PLACE]
         if not plays:
