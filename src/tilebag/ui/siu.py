@@ -67,6 +67,9 @@ INFER_SAMPLES = 5000
 """Leaves a ``go infer`` draws at most without ``iterations``."""
 INFER_LINES = 20
 """The likeliest leaves a ``go infer`` reports."""
+NEEDS = {"endgame": "an empty bag", "peg": "one tile in the bag"}
+"""What the bag must hold for the solving modes."""
+
 GEN_LINES = 10
 
 
@@ -413,9 +416,6 @@ class SiuEngine:
             lexicon, engine = self.lexicon_and_engine(state.parsed.lexicon)
             position, unseen, opponent_size = state.position()
             bag_count = len(position.bag)
-            if mode == "auto":
-                mode = "endgame" if bag_count <= 0 and state.opponent_known() else "sim"
-                mode = "peg" if bag_count == 1 else mode
             mode = self._fitting(mode, bag_count, state)
             for name in limits.ignored(mode):
                 self.say(f"info string ignored {name}")
@@ -455,19 +455,17 @@ class SiuEngine:
                 self._idle.set()
 
     def _fitting(self, mode: str, bag_count: int, state: State) -> str:
-        """The mode that answers this position: an endgame needs an empty bag
-        and a pre-endgame one tile in it; asked of another position, the
-        engine says so and searches it as ``auto`` would (every ``go`` gets a
-        move of the position, not an error)."""
-        solvable = bag_count <= 0 and state.opponent_known()
-        if mode == "endgame" and not solvable:
-            instead = "peg" if bag_count == 1 else "sim"
-            self.say(f"info string endgame needs an empty bag, this one holds {bag_count}: {instead} instead")
-            return instead
-        if mode == "peg" and bag_count != 1:
-            instead = "endgame" if solvable else "sim"
-            self.say(f"info string peg needs one tile in the bag, this one holds {max(0, bag_count)}: {instead} instead")
-            return instead
+        """The mode that answers this position: ``auto`` picks the one that
+        fits it (the pre-endgame with one tile in the bag, the endgame with
+        none, else the simulation); an endgame or pre-endgame asked of a
+        position it does not fit is said to be so and replaced by that one
+        (every ``go`` gets a move of the position, not an error)."""
+        fits = "peg" if bag_count == 1 else "endgame" if bag_count <= 0 and state.opponent_known() else "sim"
+        if mode == "auto":
+            return fits
+        if mode in NEEDS and mode != fits:
+            self.say(f"info string {mode} needs {NEEDS[mode]}, this one holds {max(0, bag_count)}: {fits} instead")
+            return fits
         return mode
 
     def _infer(self, state: State, engine: Engine, limits: GoLimits) -> None:
