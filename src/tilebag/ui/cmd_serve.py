@@ -9,9 +9,21 @@ import sys
 SERVER_MISSING = "tilebag serve needs the server extra: pip install 'tilebag[server]'"
 
 
+def websockets_served() -> bool:
+    """Whether the web server found a WebSocket implementation (``websockets``
+    or ``wsproto``), asked of uvicorn itself: without one every game page
+    would load and never connect."""
+    from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
+
+    return AutoWebSocketsProtocol is not None
+
+
 def serve(args: argparse.Namespace) -> int:
     if any(importlib.util.find_spec(name) is None for name in ("fastapi", "uvicorn", "sqlalchemy", "alembic")):
         print(f"tilebag: {SERVER_MISSING}", file=sys.stderr)
+        return 2
+    if not websockets_served():
+        print(f"tilebag: {SERVER_MISSING} (no WebSocket library found: the game pages could never connect)", file=sys.stderr)
         return 2
     if args.broker and importlib.util.find_spec("redis") is None:
         print(f"tilebag: {SERVER_MISSING} (--broker needs redis)", file=sys.stderr)
