@@ -1,11 +1,13 @@
 # Two set-up commands, on a fresh machine with Python 3.11 or newer:
 #   make play   creates .venv, installs tilebag, starts a game
 #   make test   creates .venv, installs tilebag with its test tools, runs the tests
+# (make install is the first half of make play: what a player gets, and what
+# tests/test_install.py builds afresh to test the browser game on.)
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint clean
+.PHONY: install play test lint clean
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tilebag needs Python 3.11 or newer")'
@@ -17,7 +19,9 @@ $(VENV)/.installed-test: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $@
 
-play: $(VENV)/.installed
+install: $(VENV)/.installed
+
+play: install
 	$(BIN)/tilebag play $(ARGS)
 
 # Every check runs even when one fails, so a contributor sees all problems at once.

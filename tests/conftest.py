@@ -41,3 +41,12 @@ OWN_RECORDS = Path(__file__).parent / "data" / "records"
 def own_gcg_files() -> list[Path]:
     """The project's own records."""
     return sorted(OWN_RECORDS.glob("*.gcg"))
+
+
+@pytest.fixture(scope="session")
+def play_install(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """The virtual environment ``make install`` makes, built once a session in a
+    fresh copy of the checkout (see ``play_install.py``)."""
+    from play_install import build
+
+    return build(tmp_path_factory.mktemp("play install"))

@@ -33,29 +33,38 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+TEST_TILEBAG = (sys.executable, "-m", "tilebag")
+"""``tilebag`` as the test environment has it (the play install's is ``play_install.PlayInstall.tilebag``)."""
+
+
 @dataclass
 class Server:
     url: str
     port: int
     db: Path
     process: subprocess.Popen[str]
+    program: tuple[str, ...] = TEST_TILEBAG
+    env: dict[str, str] | None = None
 
     def start(self) -> None:
-        self.process = launch(self.port, self.db)
+        self.process = launch(self.port, self.db, program=self.program, env=self.env)
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=10)
 
 
-def launch(port: int, db: Path | str, *extra: str) -> subprocess.Popen[str]:
+def launch(
+    port: int, db: Path | str, *extra: str, program: tuple[str, ...] = TEST_TILEBAG, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
+    """``tilebag serve`` (of ``program``) on ``port`` over the database ``db``, once it answers."""
     url = db if isinstance(db, str) else f"sqlite:///{db}"
     process = subprocess.Popen(
-        [sys.executable, "-m", "tilebag", "serve", "--port", str(port), "--db", url, "--allow-seeds", *extra],
+        [*program, "serve", "--port", str(port), "--db", url, "--allow-seeds", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"},
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
