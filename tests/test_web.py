@@ -5,8 +5,8 @@ by clicking and typing, and an illegal play refused in place."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -17,27 +17,26 @@ import pytest
 pytest.importorskip("fastapi", reason="the browser tests need the server extra")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the test extra (playwright)")
 
+from browsers import chromium  # noqa: E402
+from play_install import PlayInstall  # noqa: E402
 from test_server import Server, best_action, free_port, get, launch  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("TILEBAG_SCREENSHOTS", "test-output"))
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("no Chromium here: Debian's chromium package gives /usr/bin/chromium (.ci/run installs it as root)")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
-def web(tmp_path: Path) -> Iterator[Server]:
+def web(tmp_path: Path, play_install: PlayInstall) -> Iterator[Server]:
+    """``tilebag serve`` as a player has it: from what ``make play`` installs."""
     port = free_port()
     db = tmp_path / "games.db"
-    server = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db))
+    program, env = (str(play_install.tilebag),), play_install.env()
+    server = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db, program=program, env=env), program, env)
     yield server
     server.process.terminate()
     try:
@@ -182,7 +181,8 @@ def test_the_page_survives_a_server_restart_mid_game(web: Server, browser: sync_
     page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
     board = page.locator("#board").inner_text()
     web.kill()
-    page.wait_for_function("document.getElementById('connection').textContent.includes('reconnecting')")
+    # the page says so, and counts its attempts to connect again
+    page.wait_for_function("/connection lost: trying again.*\\(attempt 2\\)/.test(document.getElementById('connection').textContent)")
     web.start()
     page.wait_for_function("document.getElementById('connection').textContent === 'live'", timeout=30_000)
     assert page.locator("#board").inner_text() == board
@@ -250,10 +250,12 @@ def test_the_turn_timer_counts_down_on_the_page(web: Server, browser: sync_api.B
 
 
 def test_the_analysis_view_shows_what_the_servers_queue_made_simulation_included(
-    tmp_path: Path, browser: sync_api.Browser
+    tmp_path: Path, browser: sync_api.Browser, play_install: PlayInstall
 ) -> None:
     port = free_port()
-    process = launch(port, tmp_path / "games.db", "--analysis-seconds", "0.05")
+    process = launch(
+        port, tmp_path / "games.db", "--analysis-seconds", "0.05", program=(str(play_install.tilebag),), env=play_install.env()
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         made = httpx.post(f"{url}/api/games", json={"seats": [{"bot": "static"}, {"bot": "greedy"}], "seed": 8}).json()
@@ -268,3 +270,138 @@ def test_the_analysis_view_shows_what_the_servers_queue_made_simulation_included
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def board_of(page: sync_api.Page) -> list[str]:
+    """The page's board: each square's tile (lower case for a blank), or "" for an empty square."""
+    return page.evaluate("[...document.querySelectorAll('#board [data-square]')].map((s) => s.dataset.tile || '')")  # type: ignore[no-any-return]
+
+
+def api_board(view: dict[str, object]) -> list[str]:
+    """The same from the API's view (its CGP board field)."""
+    squares: list[str] = []
+    for row in str(view["board"]).split("/"):
+        run = ""
+        for char in row + "/":
+            if char.isdigit():
+                run += char
+                continue
+            squares += [""] * int(run or 0)
+            run = ""
+            if char != "/":
+                squares.append(char)
+    return squares
+
+
+def tap_play(page: sync_api.Page, action: str) -> None:
+    """A play placed by tapping: a rack tile, then its square, for each tile; then the Play button."""
+    where, word = action.split(" ")
+    across = where[0].isdigit()
+    row = int(where[:-1] if across else where[1:]) - 1
+    col = ord(where[-1] if across else where[0]) - ord("A")
+    through = False  # inside "(...)": letters already on the board
+    for letter in word:
+        if letter in "()":
+            through = letter == "("
+            continue
+        if letter != "." and not through:
+            blank = letter.islower()
+            tile = " " if blank else letter
+            if blank:
+                page.once("dialog", lambda dialog, letter=letter: dialog.accept(letter.upper()))
+            page.locator("#rack .rack-tile:not(.used)", has_text=tile).first.click()
+            page.click(f'[data-square="{chr(ord("A") + col)}{row + 1}"]')
+        row, col = (row, col + 1) if across else (row + 1, col)
+    page.click("#play")
+
+
+def test_a_whole_game_against_the_bot_clicked_through_is_drawn_as_the_api_has_it(
+    web: Server, browser: sync_api.Browser
+) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={"seats": [{"name": "ann"}, {"bot": "static"}], "seed": 5}).json()
+    game, token = made["id"], made["seats"][0]["token"]
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{web.url}/games/{game}?token={token}")
+    page.wait_for_selector("#rack .rack-tile")
+    plays = 0
+    for _ in range(60):
+        view = get(web, game, token)
+        deadline = time.monotonic() + 20
+        while view["status"] != "over" and view["turn"] != 0:  # the bot's turn: wait for it
+            assert time.monotonic() < deadline, "the bot never moved"
+            time.sleep(0.05)
+            view = get(web, game, token)
+        if view["status"] == "over":
+            break
+        page.wait_for_function("!document.getElementById('play').disabled || document.getElementById('accept').offsetParent")
+        action = "accept" if view["status"] == "final-challenge" else best_action(view)
+        if action == "accept":
+            page.click("#accept")
+        elif action.startswith("-"):
+            play_turn(page, web, game, token)
+        else:
+            tap_play(page, action)
+            plays += 1
+        # the play is drawn as played: no tile left pending, and the board and rack are the server's
+        page.wait_for_function("document.querySelectorAll('#board .pending').length === 0")
+        deadline = time.monotonic() + 10
+        while True:
+            now = get(web, game, token)
+            drawn, rack = board_of(page), page.locator("#rack .rack-tile").all_inner_texts()
+            if drawn == api_board(now) and sorted(t[:1].strip() or "?" for t in rack) == sorted(str(now["rack"])):
+                break
+            assert time.monotonic() < deadline, (action, drawn, api_board(now), rack, now["rack"])
+            time.sleep(0.1)
+        assert page.inner_text("#error") == "", action
+    else:
+        pytest.fail("the game did not end in 60 turns")
+    page.wait_for_function("document.getElementById('result').textContent.length > 0")
+    assert board_of(page) == api_board(get(web, game, token)) and plays >= 5
+    shot(page, "a-whole-game-clicked-through")
+
+
+def test_the_game_fits_a_laptop_and_a_phone_and_names_every_square(web: Server, browser: sync_api.Browser) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={"seats": [{"name": "ann"}, {"bot": "static"}]}).json()
+    link = made["seats"][0]["url"]
+    laptop = browser.new_page(viewport={"width": 1280, "height": 800})
+    laptop.goto(link)
+    laptop.wait_for_selector("#rack .rack-tile")
+    for part in ("#board", "#rack", "#play", "#exchange", "#pass"):
+        box = laptop.locator(part).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, (part, box)
+    board, side = laptop.locator("#board").bounding_box(), laptop.locator("aside").bounding_box()
+    assert board is not None and side is not None and side["x"] >= board["x"] + board["width"]  # beside, not below
+    assert laptop.locator("#columns span").all_inner_texts() == list("ABCDEFGHIJKLMNO")
+    assert laptop.locator("#rows span").all_inner_texts() == [str(n) for n in range(1, 16)]
+    assert laptop.inner_text('[data-square="H8"]') == "★"
+    names = laptop.evaluate("[...document.querySelectorAll('#board [data-square]')].map((s) => [s.dataset.square, s.getAttribute('aria-label')])")
+    assert len(names) == 225 and all(label.startswith(square) and label[len(square)] in ",:" for square, label in names)
+    assert names[7 * 15 + 7] == ["H8", "H8, double word, start square, empty"]
+    shot(laptop, "laptop-1280x800")
+    phone = browser.new_page(viewport={"width": 360, "height": 640})
+    phone.goto(link)
+    phone.wait_for_selector("#rack .rack-tile")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # nothing scrolls sideways
+    shot(phone, "phone-360x640")
+
+
+def test_a_link_with_a_wrong_token_says_so_and_offers_to_watch(web: Server, browser: sync_api.Browser) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={"seats": [{"name": "ann"}, {"bot": "static"}]}).json()
+    page = browser.new_page()
+    page.goto(f"{web.url}/games/{made['id']}?token=not-this-games-token")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "not valid for this game" in page.inner_text("#notice")
+    assert "reconnecting" not in page.inner_text("body") and not page.is_visible("#board")
+    page.click("text=Watch the game")
+    page.wait_for_selector("#board [data-square]")
+    assert page.locator("#rack .rack-tile").count() == 0  # an observer: no rack
+    page.wait_for_function("document.getElementById('connection').textContent === 'live'")
+
+
+def test_the_first_picture_comes_from_the_api_without_the_socket(web: Server, browser: sync_api.Browser) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={"seats": [{"name": "ann"}, {"bot": "static"}]}).json()
+    page = browser.new_page()
+    page.route_web_socket("**/ws**", lambda socket: None)  # a socket that connects and never says a word
+    page.goto(made["seats"][0]["url"])
+    page.wait_for_selector("#rack .rack-tile")
+    assert page.locator("#board [data-square]").count() == 225 and page.locator("#rack .rack-tile").count() == 7

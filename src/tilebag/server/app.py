@@ -333,11 +333,13 @@ def create_app(
         room = rooms.in_memory(game_id) or await asyncio.to_thread(rooms.load, game_id)
         token = websocket.query_params.get("token")
         if room is None:
+            LOGGER.info("refused the game socket of %s: no such game", game_id[:40])
             await websocket.close(code=4404, reason="no such game")
             return
         try:
             seat = room.seat_of(token)
         except RoomError as err:
+            LOGGER.info("refused the game socket of %s: %s %s", game_id, err.status, err)  # never the token
             await websocket.close(code=4401, reason=str(err))
             return
         await websocket.accept()

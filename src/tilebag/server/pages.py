@@ -105,6 +105,13 @@ def add_pages(
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def game_page(game_id: str) -> FileResponse:
+        """The game's page; for a game this server does not have, a 404 page that says so and leads to the lobby."""
+        try:
+            await room_of(game_id)
+        except RoomError as err:
+            if err.status != 404:
+                raise
+            return FileResponse(str(WEB / "no-such-game.html"), media_type="text/html", status_code=404)
         return FileResponse(str(WEB / "game.html"), media_type="text/html")
 
     @app.get("/api/catalog")

@@ -13,12 +13,18 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-// A JSON request; a refusal becomes an Error with the server's reason.
+// A JSON request; a refusal becomes an Error with the server's reason and its
+// HTTP status (`status`: 0 when the server could not be reached at all).
 export async function api(path, options = {}, token = null) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, { ...options, headers });
+  let response;
+  try {
+    response = await fetch(path, { ...options, headers });
+  } catch (err) {
+    throw Object.assign(new Error("the server cannot be reached"), { status: 0 });
+  }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(data.error || `the server answered ${response.status}`), { status: response.status });
   return data;
 }

@@ -12,7 +12,6 @@ const SQUARE_NAMES = { W: "triple word", w: "double word", L: "triple letter", l
 
 let layout = null;        // rows of square codes, tiles with their scores
 let view = null;          // the last view the server sent
-let seq = 0;              // the last sequence number seen
 let cursor = null;        // {row, col, down}
 let pending = [];         // [{row, col, letter, blank, rackIndex}]
 let rackOrder = [];       // the rack's tiles in the order the player keeps them
@@ -58,41 +57,60 @@ function lastPlaySquares() {
   return squares;
 }
 
+function drawCoordinates() {
+  // column letters above the board, row numbers beside it: what the moves list, hints and errors name
+  const cols = layout.rows[0].length;
+  const rows = layout.rows.length;
+  const frame = document.querySelector(".board-frame");
+  frame.style.setProperty("--cols", cols);
+  frame.style.setProperty("--rows", rows);
+  $("columns").replaceChildren(...[...COLUMNS.slice(0, cols)].map((letter) => el("span", { text: letter })));
+  $("rows").replaceChildren(...Array.from({ length: rows }, (_, row) => el("span", { text: String(row + 1) })));
+}
+
 function drawBoard() {
   const letters = boardLetters();
   const last = lastPlaySquares();
-  const board = $("board");
-  board.style.setProperty("--cols", layout.rows[0].length);
   const squares = [];
   layout.rows.forEach((codes, row) => {
     [...codes].forEach((code, col) => {
       const placed = pending.find((p) => p.row === row && p.col === col);
       const letter = placed ? (placed.blank ? placed.letter.toLowerCase() : placed.letter) : letters[row][col];
       const square = el("button", { type: "button", class: `square ${code}`, role: "gridcell", "data-square": squareName(row, col) });
-      if (row === layout.start[0] && col === layout.start[1]) square.classList.add("start");
+      const start = row === layout.start[0] && col === layout.start[1];
+      if (start) square.classList.add("start");
       let label = `${squareName(row, col)}`;
       if (letter) {
         const blank = letter === letter.toLowerCase();
         square.classList.add("tile");
+        square.dataset.tile = letter;
         square.append(el("span", { class: blank ? "blank" : "", text: letter.toUpperCase() }));
         if (!blank) square.append(el("span", { class: "value", text: String(scoreOf(letter)) }));
         label += `: ${letter.toUpperCase()}${blank ? " (blank)" : `, ${scoreOf(letter)} points`}`;
         if (placed) { square.classList.add("pending"); label += ", your tile"; }
         if (last.has(`${row},${col}`)) { square.classList.add("last"); label += ", last play"; }
       } else {
-        if (code !== ".") square.append(el("span", { class: "label", text: { W: "TW", w: "DW", L: "TL", l: "DL" }[code] }));
-        label += `, ${SQUARE_NAMES[code] || "plain"}, empty`;
+        if (start) square.append(el("span", { class: "star", "aria-hidden": "true", text: "★" }));
+        else if (code !== ".") square.append(el("span", { class: "label", text: { W: "TW", w: "DW", L: "TL", l: "DL" }[code] }));
+        label += `, ${SQUARE_NAMES[code] || "plain"}${start ? ", start square" : ""}, empty`;
       }
       if (cursor && cursor.row === row && cursor.col === col) {
         square.classList.add("cursor", cursor.down ? "down" : "across");
         label += cursor.down ? ", typing down" : ", typing across";
       }
       square.setAttribute("aria-label", label);
-      square.addEventListener("click", () => clickSquare(row, col));
       squares.push(square);
     });
   });
-  board.replaceChildren(...squares);
+  $("board").replaceChildren(...squares);
+}
+
+function squareAt(target) {
+  // the board square an event happened on, as {row, col} (one listener for the whole board)
+  const square = target.closest("[data-square]");
+  if (!square) return null;
+  const name = square.dataset.square;
+  return { row: Number(name.slice(1)) - 1, col: COLUMNS.indexOf(name[0]) };
 }
 
 function rackTiles() { return view && view.rack ? [...view.rack] : []; }
@@ -395,33 +413,83 @@ function exchange() {
 
 // -- following the game -----------------------------------------------------
 
+// The page keeps the newest view by sequence number, whichever way it came (the
+// first GET, the answer to an action, the socket), and always redraws from it:
+// an answer that arrives after the socket's newer view still clears the sent play.
 function show(newView) {
-  if (newView.seq < seq && view) return;
-  view = newView;
-  seq = newView.seq;
+  if (!view || newView.seq >= view.seq) view = newView;
   draw();
 }
 
+function setConnection(text) { $("connection").textContent = text; }
+
+// The link cannot show this game (a wrong or stale seat token, or no such game):
+// say so and stop, instead of waiting for a connection that can never come.
+let stopped = false;
+function stop(kind) {
+  stopped = true;
+  clearTimeout(retryTimer);
+  setConnection("");
+  const notice = $("notice");
+  if (kind === "token") {
+    notice.replaceChildren(
+      el("h1", { text: "This link is not valid for this game" }),
+      el("p", { text: "Its seat key is wrong, or no longer belongs to a seat of this game. Ask for the link again, or:" }),
+      el("p", {}, el("a", { href: `/games/${encodeURIComponent(gameId)}`, text: "Watch the game" }), " · ", el("a", { href: "/", text: "Go to the lobby" })),
+    );
+  } else {
+    notice.replaceChildren(el("h1", { text: "No such game" }), el("p", {}, el("a", { href: "/", text: "Go to the lobby" })));
+  }
+  notice.hidden = false;
+  $("game").hidden = true;
+}
+
+// A dropped connection says so and tries again, counting the attempts and the
+// seconds to the next one.
+let retryTimer = null;
+let attempts = 0;
+function retry(what, again) {
+  attempts += 1;
+  let wait = Math.min(500 * 2 ** (attempts - 1), 8000);
+  const tell = () => setConnection(`${what}: trying again${wait >= 1000 ? ` in ${Math.ceil(wait / 1000)} s` : ""} (attempt ${attempts})`);
+  tell();
+  const tick = () => {
+    wait -= 1000;
+    if (wait <= 0) { setConnection(`${what}: trying again (attempt ${attempts})`); again(); return; }
+    tell();
+    retryTimer = setTimeout(tick, Math.min(1000, wait));
+  };
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(tick, Math.min(1000, wait));
+}
+
+function refused(err) {
+  // what a failed first load means: a link that is not valid, no game, or a server out of reach
+  if (err.status === 401 || err.status === 403) stop("token");
+  else if (err.status === 404) stop("game");
+  else retry(err.status ? `the server answered ${err.status}` : "cannot reach the server", load);
+}
+
 let socket = null;
-let retry = 500;
 function connect() {
+  if (stopped) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${query}`);
   socket.addEventListener("open", () => {
-    retry = 500;
-    $("connection").textContent = "live";
-    if (seq) socket.send(JSON.stringify({ since: seq }));
+    attempts = 0;
+    setConnection("live");
+    if (view) socket.send(JSON.stringify({ since: view.seq }));
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "hello" || message.type === "view") show(message.view);
     else if (message.type === "clock") showClock(message);
   });
-  socket.addEventListener("close", () => {
-    $("connection").textContent = "reconnecting…";
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4401) stop("token");
+    else if (event.code === 4404) stop("game");
+    else if (!stopped) retry("connection lost", connect);
   });
 }
 
@@ -466,8 +534,7 @@ function keys(event) {
   }
 }
 
-async function start() {
-  layout = await api(`/api/games/${gameId}/layout`);
+function bindControls() {
   $("play").addEventListener("click", play);
   $("clear").addEventListener("click", clearPlay);
   $("shuffle").addEventListener("click", () => {
@@ -482,14 +549,16 @@ async function start() {
   $("challenge").addEventListener("click", () => send("challenge"));
   $("accept").addEventListener("click", () => send("accept"));
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) send("resign"); });
+  $("board").addEventListener("click", (event) => {
+    const square = squareAt(event.target);
+    if (square) clickSquare(square.row, square.col);
+  });
   $("board").addEventListener("dragover", (event) => event.preventDefault());
   $("board").addEventListener("drop", (event) => {
     event.preventDefault();
-    const square = event.target.closest("[data-square]");
+    const square = squareAt(event.target);
     if (!square) return;
-    const name = square.dataset.square;
-    const index = Number(event.dataTransfer.getData("text/plain"));
-    placeAt(Number(name.slice(1)) - 1, COLUMNS.indexOf(name[0]), index);
+    placeAt(square.row, square.col, Number(event.dataTransfer.getData("text/plain")));
     draw();
   });
   $("chat-form").addEventListener("submit", async (event) => {
@@ -503,8 +572,24 @@ async function start() {
   $("hooks-form").addEventListener("submit", (event) => { event.preventDefault(); ask(`hooks ${$("hooks-word").value.trim()}`); });
   $("analyse").addEventListener("click", analyse);
   document.addEventListener("keydown", keys);
-  setInterval(drawClocks, 250);
+}
+
+// The first picture comes from the HTTP API at once; the socket then keeps it live.
+async function load() {
+  try {
+    const [drawn, seen] = await Promise.all([api(`/api/games/${gameId}/layout`), api(`/api/games/${gameId}`)]);
+    layout = drawn;
+    drawCoordinates();
+    attempts = 0;
+    setConnection("connecting…");
+    show(seen);
+  } catch (err) {
+    refused(err);
+    return;
+  }
   connect();
 }
 
-start();
+bindControls();
+setInterval(drawClocks, 250);
+load();
