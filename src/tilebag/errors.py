@@ -35,7 +35,29 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 
 class TilebagError(Exception):
-    """Base class of every error tilebag raises on purpose."""
+    """Base class of every error tilebag raises on purpose.
+
+    Every one pickles, whatever its constructor takes, so an error raised in a
+    worker process (a bot's, an analysis's) reaches the process that asked:
+
+    >>> import pickle
+    >>> err = pickle.loads(pickle.dumps(IllegalMoveError(Illegal.GAP, "the play leaves a gap")))
+    >>> err.reason, str(err)
+    (<Illegal.GAP: 'gap'>, 'the play leaves a gap')
+    """
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # the default rebuilds an error by calling its class with ``args``, which
+        # subclasses that take other arguments than their message refuse
+        return (_restore, (type(self), self.args, self.__dict__))
+
+
+def _restore(cls: type[TilebagError], args: tuple[object, ...], state: dict[str, object]) -> TilebagError:
+    """An unpickled error: made without its constructor, then given its message and attributes."""
+    err = cls.__new__(cls, *args)
+    err.args = args
+    err.__dict__.update(state)
+    return err
 
 
 class InvalidMoveError(TilebagError, ValueError):
