@@ -4,36 +4,73 @@ SQLAlchemy 2 tables whose schema Alembic migrates (applied at start).
 A game is stored as what it was made from (seats, rules, lexicon name,
 seed) and the list of actions accepted since, in order. That is enough to
 rebuild it exactly: the seeded bag and the actions give the same board,
-racks, bag order, scores and clocks (:meth:`tilebag.server.rooms.Room.rebuild`).
+racks, bag order, scores and clocks (:meth:`tilebag.server.rooms.Rooms.rebuild`).
+
+The database is the only truth when several processes serve the same games:
+an action is written through :meth:`Store.locked`, which holds the game's row
+lock, so that a process first reads what the others stored since it last
+looked, then judges and appends its action with the next sequence number,
+then commits. No two processes ever judge a move on different boards.
 
 >>> store = Store("sqlite://")
->>> game_id = store.create_game({"rules": "standard"}, 7, [SeatRow(0, "alice", "person", None, "h")])
->>> store.add_action(game_id, 0, "move", "8D WORD", 1.5)
-1
+>>> game_id = store.create_game({"rules": "standard"}, 2**62, [SeatRow(0, "alice", "person", None, "h")])
+>>> with store.locked(game_id) as log:
+...     log.since(0), log.append(0, "move", "8D WORD", 1.5, client_id="a1")
+([], 1)
+>>> with store.locked(game_id) as log:
+...     log.repeated("a1"), log.append(0, "chat", "hello")
+(True, 2)
 >>> [(a.seq, a.kind, a.text) for a in store.actions(game_id)]
-[(1, 'move', '8D WORD')]
+[(1, 'move', '8D WORD'), (2, 'chat', 'hello')]
+>>> store.game(game_id)[1] == 2**62
+True
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 
-from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, event, func, insert, select, update
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import StaticPool
 
 MAX_NAME = 40
 """The longest seat name."""
 
 MAX_CHAT = 500
 """The longest chat message."""
+
+MAX_CLIENT_ID = 64
+"""The longest action id a client may send (see :meth:`GameLog.repeated`)."""
+
+MIGRATION_LOCK = 0x7469_6C65_6261_67
+"""The PostgreSQL advisory lock that processes starting together take to migrate the schema one at a time."""
 
 
 class Base(DeclarativeBase):
@@ -47,8 +84,16 @@ class GameTable(Base):
     created: Mapped[str] = mapped_column(String(40))
     setup: Mapped[str] = mapped_column(Text)
     """The game's setup as JSON: rules preset and options, lexicon, seats."""
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(20), default="playing")
+    """``playing``, ``over``, or ``damaged`` (its actions do not replay: set aside, see :attr:`damage`)."""
+    bot_due: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether a bot is to act in the game as stored: any live process may move it."""
+    lease_owner: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """The process moving the game's bot now, until :attr:`lease_until`."""
+    lease_until: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    damage: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Why a damaged game could not be rebuilt: the action that failed, and the error."""
 
 
 class SeatTable(Base):
@@ -65,6 +110,7 @@ class SeatTable(Base):
 
 class ActionTable(Base):
     __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "client_id", name="actions_client_id"),)
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -74,6 +120,8 @@ class ActionTable(Base):
     text: Mapped[str] = mapped_column(Text, default="")
     seconds: Mapped[float | None] = mapped_column(nullable=True)
     created: Mapped[str] = mapped_column(String(40))
+    client_id: Mapped[str | None] = mapped_column(String(MAX_CLIENT_ID), nullable=True)
+    """The id the client sent with the action: the same id twice is stored once."""
 
 
 class AnalysisTable(Base):
@@ -122,23 +170,138 @@ class ActionRow:
     seconds: float | None
 
 
-class StaleError(RuntimeError):
-    """Another process stored an action of this game first."""
+class GameNotFoundError(LookupError):
+    """The database has no game of that id."""
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+@dataclass(frozen=True)
+class DamagedRow:
+    """A game set aside because its stored actions do not replay."""
+
+    game_id: str
+    damage: str
+
+
+def _now(later: float = 0.0) -> str:
+    """Now (or ``later`` seconds from now) as the database keeps times: ISO text in UTC, which sorts as time does."""
+    return (datetime.now(UTC) + timedelta(seconds=later)).isoformat(timespec="milliseconds")
 
 
 def migrate(url: str) -> None:
-    """Bring the database's schema up to date (Alembic, applied at start)."""
+    """Bring the database's schema up to date (Alembic, applied at start).
+
+    Processes starting together take turns: on PostgreSQL under an advisory
+    lock, on an SQLite file under a lock on a file beside it. The first
+    migrates; the others find the schema up to date.
+    """
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(resources.files("tilebag.server") / "migrations"))
     config.set_main_option("sqlalchemy.url", url)
-    command.upgrade(config, "head")
+    if url.startswith("postgresql"):
+        engine = create_engine(url)
+        try:
+            with engine.connect() as connection:
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+                try:
+                    connection.commit()
+                    config.attributes["connection"] = connection
+                    command.upgrade(config, "head")
+                    connection.commit()
+                finally:
+                    connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                    connection.commit()
+        finally:
+            engine.dispose()
+        return
+    with _file_lock(url):
+        command.upgrade(config, "head")
+
+
+@contextlib.contextmanager
+def _file_lock(url: str) -> Iterator[None]:
+    """A lock on a file beside an SQLite database (nothing for a database in memory, or where no
+    ``fcntl`` is)."""
+    path = url.removeprefix("sqlite:///")
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: processes sharing an SQLite file are not supported there
+        yield
+        return
+    if path in ("", ":memory:") or url == "sqlite://":
+        yield
+        return
+    with open(f"{path}.migrating", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
+class GameLog:
+    """One game's actions inside a transaction that holds the game's row lock
+    (:meth:`Store.locked`): what was stored after a sequence number, and the
+    actions appended now, all committed together when the block ends."""
+
+    def __init__(self, connection: Connection, game_id: str, last: int) -> None:
+        self._connection = connection
+        self.game_id = game_id
+        self.last = last
+        """The last sequence number stored (those appended here included)."""
+
+    def since(self, seq: int) -> list[ActionRow]:
+        """The actions stored after ``seq``, in order."""
+        return _actions(self._connection, self.game_id, seq)
+
+    def repeated(self, client_id: str) -> bool:
+        """Whether an action with this client id is stored already (a client
+        that sent it again, not knowing the first one arrived)."""
+        found = self._connection.execute(
+            select(ActionTable.seq).where(ActionTable.game_id == self.game_id, ActionTable.client_id == client_id)
+        )
+        return found.first() is not None
+
+    def append(self, seat: int, kind: str, text: str, seconds: float | None = None, *, client_id: str | None = None) -> int:
+        """Store an action after the last one; its sequence number."""
+        self.last += 1
+        self._connection.execute(
+            insert(ActionTable),
+            {"game_id": self.game_id, "seq": self.last, "seat": seat, "kind": kind, "text": text,
+             "seconds": seconds, "created": _now(), "client_id": client_id},
+        )
+        return self.last
+
+    def set_status(self, status: str) -> None:
+        self._connection.execute(update(GameTable).where(GameTable.id == self.game_id).values(status=status))
+
+    def set_bot_due(self, due: bool) -> None:
+        """Say whether a bot is to act in the game as it now stands."""
+        self._connection.execute(update(GameTable).where(GameTable.id == self.game_id).values(bot_due=due))
+
+    def take_seat(self, seat: int, name: str, token_hash: str) -> None:
+        self._connection.execute(
+            update(SeatTable).where(SeatTable.game_id == self.game_id, SeatTable.seat == seat)
+            .values(name=name, kind="person", token_hash=token_hash)
+        )
+
+    def queue_analysis(self) -> None:
+        """Put the game, now over, in the analysis queue (once)."""
+        queued = self._connection.execute(select(AnalysisTable.game_id).where(AnalysisTable.game_id == self.game_id))
+        if queued.first() is None:
+            self._connection.execute(insert(AnalysisTable), {"game_id": self.game_id, "status": "queued", "queued": _now()})
+
+
+def _actions(connection: Connection, game_id: str, after: int) -> list[ActionRow]:
+    actions = ActionTable.__table__
+    query = (
+        select(actions.c.seq, actions.c.seat, actions.c.kind, actions.c.text, actions.c.seconds)
+        .where(actions.c.game_id == game_id, actions.c.seq > after)
+        .order_by(actions.c.seq)
+    )
+    return [ActionRow(*row) for row in connection.execute(query)]
 
 
 class Store:
@@ -146,8 +309,12 @@ class Store:
 
     def __init__(self, url: str, *, migrate_schema: bool = True) -> None:
         self.url = url
-        if url.startswith("sqlite"):
-            self.engine: SqlEngine = create_engine(url, connect_args={"check_same_thread": False})
+        self._sqlite = url.startswith("sqlite")
+        in_memory = url in ("sqlite://", "sqlite:///:memory:")
+        if in_memory:  # one connection, or each thread would see a database of its own
+            self.engine: SqlEngine = create_engine(url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
+        elif self._sqlite:
+            self.engine = create_engine(url, connect_args={"check_same_thread": False})
 
             @event.listens_for(self.engine, "connect")
             def _sqlite_pragmas(connection: object, _: object) -> None:
@@ -159,16 +326,21 @@ class Store:
                 cursor.close()
         else:
             self.engine = create_engine(url, pool_pre_ping=True)
-        if url in ("sqlite://", "sqlite:///:memory:"):
-            Base.metadata.create_all(self.engine)  # a memory database: the schema as it is now
+        if in_memory:
+            Base.metadata.create_all(self.engine)  # the schema as it is now
         elif migrate_schema:
             migrate(url)
-        self._lock = threading.Lock()
+        self._writing: contextlib.AbstractContextManager[object] = (
+            threading.Lock() if self._sqlite else contextlib.nullcontext()
+        )
 
-    def create_game(self, setup: dict[str, object], seed: int, seats: list[SeatRow]) -> str:
+    def create_game(self, setup: dict[str, object], seed: int, seats: list[SeatRow], *, bot_due: bool = False) -> str:
+        """A new game's id (``bot_due``: a bot makes the first move)."""
         game_id = secrets.token_urlsafe(8)
         with Session(self.engine) as session, session.begin():
-            session.add(GameTable(id=game_id, created=_now(), setup=json.dumps(setup), seed=seed, status="playing"))
+            session.add(
+                GameTable(id=game_id, created=_now(), setup=json.dumps(setup), seed=seed, status="playing", bot_due=bot_due)
+            )
             for seat in seats:
                 session.add(
                     SeatTable(
@@ -182,41 +354,26 @@ class Store:
                 )
         return game_id
 
-    def add_action(
-        self, game_id: str, seat: int, kind: str, text: str, seconds: float | None, *, after: int | None = None
-    ) -> int:
-        """Write an accepted action (committed before this returns); its
-        sequence number. With ``after``, only if the game's last action is
-        that one: when two processes sharing the database store an action
-        of one game at once, the database keeps the first.
+    @contextlib.contextmanager
+    def locked(self, game_id: str) -> Iterator[GameLog]:
+        """The game's log under its row lock, in one transaction: committed
+        when the block ends, rolled back (nothing stored) if it raises.
+        Another process's change to the same game waits for this one.
 
-        :raises StaleError: when another action was stored after ``after``.
+        :raises GameNotFoundError: for a game the database does not have.
         """
-        actions = ActionTable.__table__
-        # SQLAlchemy Core, not the ORM: this runs for every action, and the
-        # primary key (game, seq) decides which of two processes was first
-        for _ in range(10):
-            try:
-                with self._lock, self.engine.begin() as connection:
-                    seq = after
-                    if seq is None:  # the next free number: another process may take it first, then try again
-                        last = connection.execute(select(func.max(actions.c.seq)).where(actions.c.game_id == game_id))
-                        seq = int(last.scalar() or 0)
-                    row = {"game_id": game_id, "seq": seq + 1, "seat": seat, "kind": kind, "text": text,
-                           "seconds": seconds, "created": _now()}
-                    connection.execute(insert(ActionTable), row)
-                return seq + 1
-            except IntegrityError:  # the transaction is rolled back
-                if after is not None:
-                    raise StaleError(f"game {game_id} has an action after {after}") from None
-        raise StaleError(f"game {game_id}: other processes keep storing actions first")
-
-    def take_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> None:
-        with Session(self.engine) as session, session.begin():
-            row = session.get(SeatTable, (game_id, seat))
-            if row is None:
-                raise KeyError(seat)
-            row.name, row.kind, row.token_hash = name, "person", token_hash
+        # SQLite has one writer at a time anyway: this process's threads take turns here rather
+        # than in SQLite's busy loop, which sleeps
+        with self._writing, self.engine.begin() as connection:
+            if self._sqlite:  # a write first: the transaction holds SQLite's write lock from its start
+                locked = connection.execute(update(GameTable).where(GameTable.id == game_id).values(id=GameTable.id))
+                found = locked.rowcount == 1
+            else:
+                found = connection.execute(select(GameTable.id).where(GameTable.id == game_id).with_for_update()).first() is not None
+            if not found:
+                raise GameNotFoundError(game_id)
+            last = connection.execute(select(func.max(ActionTable.seq)).where(ActionTable.game_id == game_id)).scalar()
+            yield GameLog(connection, game_id, int(last or 0))
 
     def set_status(self, game_id: str, status: str) -> None:
         with Session(self.engine) as session, session.begin():
@@ -239,22 +396,86 @@ class Store:
 
     def actions(self, game_id: str, *, after: int = 0) -> list[ActionRow]:
         """A game's actions in order (those after sequence number ``after``)."""
+        with self.engine.connect() as connection:
+            return _actions(connection, game_id, after)
+
+    def last_seqs(self, game_ids: list[str]) -> dict[str, int]:
+        """Each game's last stored sequence number (games with no action are left out)."""
+        if not game_ids:
+            return {}
         actions = ActionTable.__table__
         query = (
-            select(actions.c.seq, actions.c.seat, actions.c.kind, actions.c.text, actions.c.seconds)
-            .where(actions.c.game_id == game_id, actions.c.seq > after)
-            .order_by(actions.c.seq)
+            select(actions.c.game_id, func.max(actions.c.seq)).where(actions.c.game_id.in_(game_ids)).group_by(actions.c.game_id)
         )
         with self.engine.connect() as connection:
-            return [ActionRow(*row) for row in connection.execute(query)]
+            return {game_id: int(seq) for game_id, seq in connection.execute(query)}
+
+    # -- bots' turns: a lease in the database, so that any live process may move a bot -------
+
+    def claim_bot_turn(self, game_id: str, owner: str, seconds: float) -> bool:
+        """Take the game's bot turn for ``owner`` for ``seconds`` (renewed by
+        :meth:`renew_leases`): when no one holds it, its holder's lease ran out
+        (that process died), or ``owner`` holds it already."""
+        now = _now()
+        free = GameTable.lease_owner.is_(None) | (GameTable.lease_owner == owner) | (GameTable.lease_until < now)
+        with self.engine.begin() as connection:
+            taken = connection.execute(
+                update(GameTable).where(GameTable.id == game_id, free).values(lease_owner=owner, lease_until=_now(seconds))
+            )
+            return taken.rowcount == 1
+
+    def release_bot_turn(self, game_id: str, owner: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(GameTable).where(GameTable.id == game_id, GameTable.lease_owner == owner).values(lease_owner=None, lease_until=None)
+            )
+
+    def renew_leases(self, owner: str, seconds: float) -> None:
+        """Keep ``owner``'s leases for ``seconds`` more (a live process's heartbeat)."""
+        with self.engine.begin() as connection:
+            connection.execute(update(GameTable).where(GameTable.lease_owner == owner).values(lease_until=_now(seconds)))
+
+    def clear_leases(self) -> None:
+        """Free every lease (a process that serves the database alone, at its start: the holders are gone)."""
+        with self.engine.begin() as connection:
+            connection.execute(update(GameTable).where(GameTable.lease_owner.is_not(None)).values(lease_owner=None, lease_until=None))
+
+    def waiting_bots(self, *, limit: int = 100) -> list[str]:
+        """Games where a bot is to act and no live process holds its turn."""
+        query = (
+            select(GameTable.id)
+            .where(GameTable.bot_due.is_(True), GameTable.status == "playing")
+            .where(GameTable.lease_owner.is_(None) | (GameTable.lease_until < _now()))
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return list(connection.execute(query).scalars())
+
+    # -- games that cannot be rebuilt ---------------------------------------------------
+
+    def set_damaged(self, game_id: str, damage: str) -> None:
+        """Set a game aside: its stored actions do not replay (``damage`` says which and why)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(GameTable).where(GameTable.id == game_id).values(status="damaged", damage=damage[:2000], bot_due=False)
+            )
+
+    def damaged(self) -> list[DamagedRow]:
+        """The games set aside as damaged, oldest first."""
+        query = select(GameTable.id, GameTable.damage).where(GameTable.status == "damaged").order_by(GameTable.created)
+        with self.engine.connect() as connection:
+            return [DamagedRow(game_id, damage or "") for game_id, damage in connection.execute(query)]
 
     def lobby(self, *, limit: int = 200) -> list[tuple[str, dict[str, object], str, list[SeatRow]]]:
-        """The games not over, newest first (at most ``limit``): each one's
+        """The games being played, newest first (at most ``limit``): each one's
         id, setup, status and seats, read without rebuilding any game."""
         with Session(self.engine) as session:
             games = list(
                 session.scalars(
-                    select(GameTable).where(GameTable.status != "over").order_by(GameTable.created.desc()).limit(limit)
+                    select(GameTable)
+                    .where(GameTable.status == "playing")
+                    .order_by(GameTable.created.desc())
+                    .limit(limit)
                 )
             )
             seats: dict[str, list[SeatRow]] = {game.id: [] for game in games}
