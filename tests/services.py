@@ -82,37 +82,63 @@ def postgresql() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@contextmanager
-def redis_server() -> Iterator[str]:
-    """A Redis server; its URL."""
-    program = shutil.which("redis-server")
-    if program is None:
-        pytest.skip("Redis is not installed (Debian's redis-server package; .ci/run installs it as root)")
-    redis = pytest.importorskip("redis", reason="the server extra's redis client is not installed")
-    folder = tempfile.mkdtemp(prefix="tilebag-redis-")
-    port = free_port()
-    server = subprocess.Popen(
-        [program, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        client = redis.Redis(port=port)
+class RedisProcess:
+    """A Redis server on a fixed loopback port that a test may stop and start again."""
+
+    def __init__(self, program: str, folder: str, port: int) -> None:
+        self.program, self.folder, self.port = program, folder, port
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        redis = pytest.importorskip("redis", reason="the server extra's redis client is not installed")
+        self.process = subprocess.Popen(
+            [self.program, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", self.folder],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port)
         deadline = time.monotonic() + 20
         while True:
             try:
                 client.ping()
                 break
             except redis.ConnectionError:
-                if time.monotonic() > deadline or server.poll() is not None:
+                if time.monotonic() > deadline or self.process.poll() is not None:
                     raise
                 time.sleep(0.1)
         client.close()
-        yield f"redis://127.0.0.1:{port}/0"
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.process = None
+
+
+@contextmanager
+def redis_process() -> Iterator[RedisProcess]:
+    """A Redis server, running; the test may stop and start it again."""
+    program = shutil.which("redis-server")
+    if program is None:
+        pytest.skip("Redis is not installed (Debian's redis-server package; .ci/run installs it as root)")
+    pytest.importorskip("redis", reason="the server extra's redis client is not installed")
+    folder = tempfile.mkdtemp(prefix="tilebag-redis-")
+    server = RedisProcess(program, folder, free_port())
+    try:
+        server.start()
+        yield server
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        server.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def redis_server() -> Iterator[str]:
+    """A Redis server; its URL."""
+    with redis_process() as server:
+        yield server.url

@@ -24,7 +24,7 @@ from collections import defaultdict
 from tilebag.batch import Backend, run_job
 from tilebag.engine.analysis_batch import AnalysisJob
 from tilebag.record import GameRecord
-from tilebag.server.rooms import Rooms
+from tilebag.server.rooms import RoomError, Rooms
 
 LOGGER = logging.getLogger(__name__)
 
@@ -89,7 +89,11 @@ class AnalysisQueue:
     def _analyse(self, game_ids: list[str]) -> None:
         by_lexicon: dict[str | None, list[tuple[str, GameRecord]]] = defaultdict(list)
         for game_id in game_ids:
-            room = self.rooms.load(game_id)
+            try:
+                room = self.rooms.load(game_id)
+            except RoomError as err:  # set aside as damaged
+                self.store.finish_analysis(game_id, error=str(err))
+                continue
             if room is None:
                 self.store.finish_analysis(game_id, error="the game is not in the database")
                 continue

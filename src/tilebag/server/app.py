@@ -26,10 +26,9 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tilebag.formats import gcg
-from tilebag.game import GameState
 from tilebag.server.pages import add_pages
 from tilebag.server.rooms import Chat, Room, RoomError, Rooms, hash_token, rules_of
-from tilebag.server.views import STATUS, clock_message, event_message, view_json
+from tilebag.server.views import STATUS, clock_message, event_message, record_of, view_json
 
 if TYPE_CHECKING:
     from tilebag.server.analyses import AnalysisQueue
@@ -90,6 +89,11 @@ class RateLimit:
 CLOCK_CHECK_SECONDS = 0.25
 """How often the server looks for turn timers that ran out."""
 
+UPKEEP_SECONDS = 1.0
+"""How often the server renews its leases on bots' turns, looks for bots no
+live process moves, and (when processes share the games) catches every game
+in memory up with the database, in case a notice was lost."""
+
 
 async def read(room: Room, reading: Callable[[], T]) -> T:
     """What ``reading`` reads of a room under its lock: here, on the event
@@ -143,9 +147,23 @@ def create_app(
                 except Exception:  # a clock check must not stop the server
                     LOGGER.exception("checking the clocks failed")
 
-        task = asyncio.create_task(watch_clocks())
+        async def upkeep() -> None:
+            while True:
+                await asyncio.sleep(UPKEEP_SECONDS)
+                try:
+                    await asyncio.to_thread(rooms.heartbeat)
+                    for waiting in await asyncio.to_thread(rooms.waiting):
+                        start_bots(waiting)
+                    if rooms.shared:
+                        for caught in await asyncio.to_thread(rooms.catch_up):
+                            start_bots(caught)
+                except Exception:  # the database is out of reach for a moment: the next round tries again
+                    LOGGER.exception("the server's upkeep failed")
+
+        tasks = [asyncio.create_task(watch_clocks()), asyncio.create_task(upkeep())]
         yield
-        task.cancel()
+        for task in tasks:
+            task.cancel()
         # the workers stopped now, while shutting down: uvicorn ends the process with the signal it got
         if analyses is not None:
             await asyncio.to_thread(analyses.stop)
@@ -200,6 +218,8 @@ def create_app(
         room = rooms.in_memory(game_id) or await asyncio.to_thread(rooms.load, game_id)
         if room is None:
             raise RoomError(404, "no such game")
+        if rooms.shared:  # other processes serve it too: read what they stored first
+            await asyncio.to_thread(rooms.fresh, room)
         return room
 
     async def body(request: Request) -> dict[str, Any]:
@@ -284,10 +304,12 @@ def create_app(
         seat = room.seat_of(_token(request))
         limited(actions_limit, _token(request), "actions")
         data = await body(request)
-        action = data.get("action")
+        action, client_id = data.get("action"), data.get("id")
         if not isinstance(action, str):
             raise RoomError(400, 'send {"action": "8D WORD"} (a move in GCG notation, challenge, resign or accept)')
-        await change(room, partial(rooms.act, room, seat, action, bots=False), inline=local_database)
+        if client_id is not None and not isinstance(client_id, str):
+            raise RoomError(400, 'an action\'s "id" is a string the client makes unique')
+        await change(room, partial(rooms.act, room, seat, action, client_id=client_id, bots=False), inline=local_database)
         answer = await read(room, lambda: view_json(room, seat))
         start_bots(room)  # after the answer: their thinking is not the player's wait
         return _json(answer, {"Server-Timing": f"act;dur={(time.perf_counter() - started) * 1000:.1f}"})
@@ -319,18 +341,19 @@ def create_app(
         return {"id": new_room.game_id, "seat": place, "token": token, "url": f"{base}/games/{new_room.game_id}?token={token}"}
 
     @app.get("/api/games/{game_id}/gcg", response_class=PlainTextResponse)
-    async def record(game_id: str) -> str:
+    async def record(game_id: str, request: Request) -> str:
         room = await room_of(game_id)
-        written = room.game.record()
-        if room.game.state is not GameState.OVER:
-            written.final_racks = {}
-            for event in written.events:
-                event.rack = None
-        return gcg.dumps(written)
+        seat = room.seat_of(_token(request))
+        return await read(room, lambda: gcg.dumps(record_of(room, seat)))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def follow(websocket: WebSocket, game_id: str) -> None:
-        room = rooms.in_memory(game_id) or await asyncio.to_thread(rooms.load, game_id)
+        try:
+            room = rooms.in_memory(game_id) or await asyncio.to_thread(rooms.load, game_id)
+        except RoomError as err:
+            LOGGER.info("refused the game socket of %s: %s %s", game_id[:40], err.status, err)
+            await websocket.close(code=4000 + err.status, reason=str(err)[:120])
+            return
         token = websocket.query_params.get("token")
         if room is None:
             LOGGER.info("refused the game socket of %s: no such game", game_id[:40])
@@ -349,9 +372,7 @@ def create_app(
         def notify(_: Room) -> None:
             loop.call_soon_threadsafe(changed.set)
 
-        sent_events = len(room.table.log)
-        sent_chat = len(room.chat)
-        room.listeners.append(notify)
+        room.listeners.append(notify)  # first: a change from now on is heard, even one before the hello
         asked: asyncio.Queue[int] = asyncio.Queue()
 
         async def listen() -> None:
@@ -383,8 +404,15 @@ def create_app(
             """The view as a message of this kind (read under the room's lock)."""
             return f'{{"type":"{kind}","seq":{room.seq},"view":{view_json(room, seat)}}}'
 
+        def hello() -> tuple[str, int, int]:
+            """The hello and where the stream after it starts, read under one lock: the stream
+            never repeats an event the hello holds, nor misses one it does not."""
+            with room.lock:
+                return whole("hello"), len(room.table.log), len(room.chat)
+
         try:
-            await websocket.send_text(await read(room, lambda: whole("hello")))
+            greeting, sent_events, sent_chat = await read(room, hello)
+            await websocket.send_text(greeting)
             while True:
                 if reader.done():
                     break

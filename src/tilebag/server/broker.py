@@ -22,13 +22,23 @@ CHANNEL = "tilebag:games"
 Heard = Callable[[str, int], None]
 """Called with a game's id and the sequence number another process stored."""
 
+Missed = Callable[[], object]
+"""Called when notices may have been missed (the broker's connection was
+lost and is back): the listener catches up from the database."""
+
 
 class Broker(Protocol):
-    def publish(self, game_id: str, seq: int) -> None:
-        """Tell the other processes that ``game_id`` has actions up to ``seq``."""
+    """A hint to the other processes that a game changed. A notice may be
+    lost (a process killed after its commit, the broker restarted): the
+    database stays the truth, and listeners catch up from it."""
 
-    def start(self, heard: Heard) -> None:
-        """Start listening: ``heard`` is called for what the others publish."""
+    def publish(self, game_id: str, seq: int) -> None:
+        """Tell the other processes that ``game_id`` has actions up to ``seq``
+        (may raise when the broker is out of reach: the caller logs it)."""
+
+    def start(self, heard: Heard, missed: Missed | None = None) -> None:
+        """Start listening: ``heard`` is called for what the others publish,
+        ``missed`` each time the listener is subscribed again."""
 
     def close(self) -> None: ...
 
@@ -39,7 +49,7 @@ class LocalBroker:
     def publish(self, game_id: str, seq: int) -> None:
         pass
 
-    def start(self, heard: Heard) -> None:
+    def start(self, heard: Heard, missed: Missed | None = None) -> None:
         pass
 
     def close(self) -> None:
@@ -62,19 +72,30 @@ class RedisBroker:
     def publish(self, game_id: str, seq: int) -> None:
         self._redis.publish(CHANNEL, f"{game_id} {seq}")
 
-    def start(self, heard: Heard) -> None:
-        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+    def start(self, heard: Heard, missed: Missed | None = None) -> None:
+        # subscribe messages are kept: one comes each time redis-py subscribes again after a lost
+        # connection, and what was published meanwhile never reaches this process
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=False)  # type: ignore[no-untyped-call]
         pubsub.subscribe(CHANNEL)
 
         def listen() -> None:
+            first = True
             while not self._stopping.is_set():
                 try:
                     message = pubsub.get_message(timeout=0.5)
-                except Exception:  # the connection dropped: say so and go on listening
-                    LOGGER.exception("the broker's connection failed")
+                except Exception as err:  # the connection dropped: say so and go on listening
+                    LOGGER.warning("the broker's connection failed (listening again): %s", err)
                     self._stopping.wait(1.0)
                     continue
                 if not message:
+                    continue
+                if message.get("type") == "subscribe":
+                    if not first and missed is not None:
+                        try:
+                            missed()
+                        except Exception:
+                            LOGGER.exception("could not catch up after the broker came back")
+                    first = False
                     continue
                 try:
                     game_id, seq = message["data"].decode("ascii").split()

@@ -34,7 +34,7 @@ def serve(args: argparse.Namespace) -> int:
     from tilebag.batch import ClusterError
     from tilebag.server.app import create_app
     from tilebag.server.broker import broker_for
-    from tilebag.server.rooms import Rooms
+    from tilebag.server.rooms import RoomError, Rooms
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -49,13 +49,18 @@ def serve(args: argparse.Namespace) -> int:
 
     thinkers = Thinkers(url, workers=max(1, args.bot_workers)) if args.bot_workers else None
     rooms = Rooms(store, broker=broker, thinkers=thinkers)
-    broker.start(rooms.heard)
+    broker.start(rooms.heard, rooms.catch_up)
     print(f"tilebag serve: games in {where}" + (f", shared through {args.broker}" if args.broker else ""), file=sys.stderr)
 
     def wake_bots() -> None:
         # games a restart interrupted: load them, and let the bots whose turn it was move again
+        if not rooms.shared:  # alone on the database: whoever held a bot's turn is gone
+            store.clear_leases()
         for game_id in store.game_ids(status="playing"):
-            room = rooms.load(game_id)
+            try:
+                room = rooms.load(game_id)
+            except RoomError:
+                continue  # a game that does not replay: set aside as damaged, and logged; the others are served
             if room is not None:
                 rooms.advance(room)
 

@@ -2,18 +2,21 @@
 
 A seat's view holds its own rack and no other; an observer's holds no rack
 (the count of unseen tiles only); once the game is over everything is
-shown. Events are told the same way: an exchange is a count of tiles to
-everyone but the seat that made it, and no event holds a rack before the
-end. Nothing here reads a token: the room has said which seat asks.
+shown. Events are told the same way, by one rule (:func:`visible_events`)
+that the views and the game's record both go through: an exchange is a count
+of tiles to everyone but the seat that made it, no event holds another's
+rack, and the end-of-game counts wait for the end. Nothing here reads a
+token: the room has said which seat asks.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from tilebag.formats import cgp
 from tilebag.game import GameState
-from tilebag.record import EventKind
+from tilebag.record import Event, EventKind, GameRecord
 from tilebag.server.rooms import Room
 from tilebag.table import (
     Challenged,
@@ -25,6 +28,43 @@ from tilebag.table import (
 )
 
 STATUS = {GameState.PLAYING: "playing", GameState.FINAL_CHALLENGE: "final-challenge", GameState.OVER: "over"}
+
+END_OF_GAME = frozenset({EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY, EventKind.TIME_PENALTY})
+"""The counts made when the game ends: shown once it is over (the final challenge may still take the end back)."""
+
+
+def visible_events(room: Room, seat: int | None) -> list[Event]:
+    """The game's events as ``seat`` may see them (``None``: an observer):
+    the one rule the views and the record of a game go through.
+
+    Once the game is over, everything. Before: no rack but the seat's own,
+    another seat's exchange as its count of tiles, and none of the
+    end-of-game counts, which wait for the final challenge (with three or
+    four players, each rack's value would tell what it holds).
+    """
+    game = room.game
+    if game.state is GameState.OVER:
+        return list(game.events)
+    shown = []
+    for event in game.events:
+        if event.kind in END_OF_GAME:
+            continue
+        if seat is None or event.player != seat:
+            event = dataclasses.replace(event, rack=None)
+            if event.kind is EventKind.EXCHANGE and event.move is not None:
+                event = dataclasses.replace(event, move=None, exchange_count=len(event.move.tiles))
+        shown.append(event)
+    return shown
+
+
+def record_of(room: Room, seat: int | None) -> GameRecord:
+    """The game's record as ``seat`` may see it (see :func:`visible_events`):
+    whole once the game is over; before, with no rack but the seat's own."""
+    record = room.game.record()
+    if room.game.state is not GameState.OVER:
+        record.events = visible_events(room, seat)
+        record.final_racks = {}
+    return record
 
 
 def board_field(room: Room) -> str:
@@ -45,7 +85,7 @@ def view(room: Room, seat: int | None) -> dict[str, object]:
         "seq": room.seq,
         "status": STATUS[game.state],
         "board": board_field(room),
-        "scores": game.scores,
+        "scores": game.scores if over else list(game.scores_before_adjustments()),
         "turn": None if over else table.seat_to_act(),
         "bag": len(game.bag),
         "seats": [
@@ -113,30 +153,23 @@ def clock_message(room: Room) -> dict[str, object] | None:
 
 
 def events_of(room: Room, seat: int | None) -> list[dict[str, object]]:
-    """The game's events as ``seat`` may see them: each play in GCG notation
-    with its score; exchanges by count to the others; racks only once the
-    game is over."""
+    """The game's events as ``seat`` may see them (:func:`visible_events`):
+    each play in GCG notation with its score and the words it formed."""
     game = room.game
-    over = game.state is GameState.OVER
     alphabet, layout = game.alphabet, game.layout
     out: list[dict[str, object]] = []
-    for event in game.events:
+    for event in visible_events(room, seat):
         item: dict[str, object] = {"seat": event.player, "kind": event.kind.value, "score": event.score, "total": event.total}
         move = event.move
-        if move is not None:
-            if event.kind is EventKind.EXCHANGE and not over and event.player != seat:
-                item["move"] = f"-{len(move.tiles)}"
-            elif event.kind is EventKind.PLACE:
-                item["move"] = move.gcg(alphabet, layout)
-                if event.words:
-                    item["words"] = [alphabet.format_word(word) for word in event.words]
-            else:
-                item["move"] = move.gcg(alphabet, layout)
-        if over and event.rack is not None:
+        if event.kind is EventKind.EXCHANGE and move is None:
+            item["move"] = f"-{event.exchange_count}"
+        elif move is not None:
+            item["move"] = move.gcg(alphabet, layout)
+            if event.kind is EventKind.PLACE and event.words:
+                item["words"] = [alphabet.format_word(word) for word in event.words]
+        if event.rack is not None:
             item["rack"] = alphabet.format_rack(event.rack)
-        elif event.rack is not None and event.player == seat:
-            item["rack"] = alphabet.format_rack(event.rack)
-        if event.end_rack and over:
+        if event.end_rack:
             item["end_rack"] = alphabet.format_rack(event.end_rack)
         out.append(item)
     return out

@@ -545,6 +545,28 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "admin",
+        "look after a server's database (the server extra)",
+        metavar="TASK",
+        subcommands=(
+            Command(
+                "damaged",
+                "list the games set aside because their records do not replay",
+                "tilebag.ui.cmd_serve:damaged",
+                (
+                    arg("--db", metavar="URL",
+                        help="database: sqlite:///FILE or postgresql://... (default: the one tilebag serve uses)"),
+                    json_arg('print JSON: [{"id", "damage"}]'),
+                ),
+                description=(
+                    "A game whose stored actions no longer replay is set aside by tilebag serve (it is never "
+                    "served, and every other game is): this lists each one with the action that failed and why. "
+                    "Exit 0 when there is none, 1 when there are some."
+                ),
+            ),
+        ),
+    ),
+    Command(
         "info",
         "show the version, the move generator core in use and where lexicons are cached",
         "tilebag.ui.cmd_info:info",

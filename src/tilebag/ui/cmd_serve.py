@@ -1,9 +1,11 @@
-"""``tilebag serve``: checks that the server extra is installed, then starts it."""
+"""``tilebag serve`` (checks that the server extra is installed, then starts
+it) and ``tilebag admin``, which looks after its database."""
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import sys
 
 SERVER_MISSING = "tilebag serve needs the server extra: pip install 'tilebag[server]'"
@@ -47,3 +49,22 @@ def bench(args: argparse.Namespace) -> int:
     from tilebag.server.bench import main
 
     return main(args.games, as_json=args.json, think=args.think, url=args.url.rstrip("/") if args.url else None)
+
+
+def damaged(args: argparse.Namespace) -> int:
+    """``tilebag admin damaged``: the games set aside, with why; exit 1 when there are some."""
+    if any(importlib.util.find_spec(name) is None for name in ("sqlalchemy", "alembic")):
+        print(f"tilebag: {SERVER_MISSING}", file=sys.stderr)
+        return 2
+    from tilebag.server.main import database_url
+    from tilebag.server.store import Store
+
+    url, where = database_url(args.db)
+    rows = Store(url).damaged()
+    if args.json:
+        print(json.dumps([{"id": row.game_id, "damage": row.damage} for row in rows]))
+    elif not rows:
+        print(f"no damaged game in {where}")
+    for row in [] if args.json else rows:
+        print(f"{row.game_id}: {row.damage}")
+    return 1 if rows else 0

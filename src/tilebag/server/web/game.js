@@ -375,18 +375,33 @@ function schedulePreview() {
   }, 150);
 }
 
+function actionId() {
+  // unique per action (crypto.randomUUID needs https; this works over plain http too)
+  return [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function send(action) {
   $("error").textContent = "";
-  try {
-    const answer = await api(`/api/games/${gameId}/actions`, { method: "POST", body: JSON.stringify({ action }) });
-    pending = [];
-    cursor = null;
-    exchanging = false;
-    chosenForExchange.clear();
-    $("preview").textContent = "";
-    show(answer);
-  } catch (err) {
-    $("error").textContent = err.message; // the board stays as it was: the player may fix the play
+  const id = actionId();  // sent again with the same id when no answer came: the server stores it once
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const answer = await api(`/api/games/${gameId}/actions`, { method: "POST", body: JSON.stringify({ action, id }) });
+      pending = [];
+      cursor = null;
+      exchanging = false;
+      chosenForExchange.clear();
+      $("preview").textContent = "";
+      show(answer);
+      return;
+    } catch (err) {
+      if (err.status === 0 && attempt < 5) {
+        $("error").textContent = `no answer from the server: sending again (attempt ${attempt + 1})`;
+        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+        continue;
+      }
+      $("error").textContent = err.message; // the board stays as it was: the player may fix the play
+      return;
+    }
   }
 }
 
@@ -437,6 +452,12 @@ function stop(kind) {
       el("p", { text: "Its seat key is wrong, or no longer belongs to a seat of this game. Ask for the link again, or:" }),
       el("p", {}, el("a", { href: `/games/${encodeURIComponent(gameId)}`, text: "Watch the game" }), " · ", el("a", { href: "/", text: "Go to the lobby" })),
     );
+  } else if (kind === "damaged") {
+    notice.replaceChildren(
+      el("h1", { text: "This game cannot be shown" }),
+      el("p", { text: "Its record does not replay, and the server has set it aside for its keeper to look at." }),
+      el("p", {}, el("a", { href: "/", text: "Go to the lobby" })),
+    );
   } else {
     notice.replaceChildren(el("h1", { text: "No such game" }), el("p", {}, el("a", { href: "/", text: "Go to the lobby" })));
   }
@@ -467,6 +488,7 @@ function refused(err) {
   // what a failed first load means: a link that is not valid, no game, or a server out of reach
   if (err.status === 401 || err.status === 403) stop("token");
   else if (err.status === 404) stop("game");
+  else if (err.status === 410) stop("damaged");
   else retry(err.status ? `the server answered ${err.status}` : "cannot reach the server", load);
 }
 
@@ -481,14 +503,24 @@ function connect() {
     setConnection("live");
     if (view) socket.send(JSON.stringify({ since: view.seq }));
   });
+  let heard = 0;  // the newest sequence number this socket told
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "hello" || message.type === "view") show(message.view);
-    else if (message.type === "clock") showClock(message);
+    if (message.type === "hello" || message.type === "view") {
+      show(message.view);
+      heard = Math.max(heard, message.view.seq);
+    } else if (message.type === "clock") {
+      showClock(message);
+    } else if (typeof message.seq === "number") {
+      // a gap in the numbers: ask for what was missed (the server tells everything after it again)
+      if (heard && message.seq > heard + 1) socket.send(JSON.stringify({ since: heard }));
+      heard = Math.max(heard, message.seq);
+    }
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4401) stop("token");
     else if (event.code === 4404) stop("game");
+    else if (event.code === 4410) stop("damaged");
     else if (!stopped) retry("connection lost", connect);
   });
 }
