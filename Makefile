@@ -25,9 +25,10 @@ play: install
 	$(BIN)/tilebag play $(ARGS)
 
 # Every check runs even when one fails, so a contributor sees all problems at once.
+# The tests run on two processes (pytest-xdist): the suite is mostly one core's work.
 test: $(VENV)/.installed-test
 	@status=0; \
-	$(BIN)/python -m pytest || status=1; \
+	$(BIN)/python -m pytest -n 2 || status=1; \
 	$(BIN)/python -m mypy || status=1; \
 	$(BIN)/python -m ruff check src tests || status=1; \
 	exit $$status

@@ -45,8 +45,12 @@ def own_gcg_files() -> list[Path]:
 
 @pytest.fixture(scope="session")
 def play_install(tmp_path_factory: pytest.TempPathFactory) -> object:
-    """The virtual environment ``make install`` makes, built once a session in a
-    fresh copy of the checkout (see ``play_install.py``)."""
-    from play_install import build
+    """The virtual environment ``make install`` makes, built once a run in a
+    fresh copy of the checkout (see ``play_install.py``): with parallel
+    workers (pytest-xdist), the first builds it and the others wait for it."""
+    from play_install import build_once
 
-    return build(tmp_path_factory.mktemp("play install"))
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the folder every worker's own folder is in
+    return build_once(shared / "play install")

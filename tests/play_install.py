@@ -65,6 +65,20 @@ def copy_checkout(folder: Path) -> None:
             shutil.copy2(source, target)
 
 
+def build_once(parent: Path) -> PlayInstall:
+    """:func:`build` under ``parent`` unless a process of this test run built it there already
+    (it waits while another builds)."""
+    import fcntl
+
+    parent.mkdir(parents=True, exist_ok=True)
+    with open(parent / "building.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        install = PlayInstall(parent / "a clone with spaces" / "tilebag")
+        if (install.folder / ".venv" / ".installed").exists():
+            return install
+        return build(parent)
+
+
 def build(parent: Path) -> PlayInstall:
     """``make install`` in a fresh copy of the checkout under ``parent``.
 
@@ -74,6 +88,7 @@ def build(parent: Path) -> PlayInstall:
     if shutil.which("make") is None:
         pytest.skip("make is not installed: the play install is the Makefile's")
     install = PlayInstall(parent / "a clone with spaces" / "tilebag")
+    shutil.rmtree(install.folder, ignore_errors=True)  # what a build that failed half way left
     copy_checkout(install.folder)
     done = subprocess.run(
         ["make", "-C", str(install.folder), "install"],
