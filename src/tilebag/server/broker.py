@@ -63,7 +63,9 @@ class RedisBroker:
     def __init__(self, url: str) -> None:
         import redis
 
-        self._redis = redis.Redis.from_url(url)
+        # a Redis that does not answer must not hold up an action that is stored already:
+        # publishing gives up after a few seconds (and is logged), listening notices a dead link
+        self._redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10)
         self._redis.ping()
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
