@@ -1,7 +1,7 @@
-"""The house rules of the package's layout: no import loops, no module over
-:data:`MAX_LINES` lines, and the rules core, the engine and the formats
-load with the standard library and ``kjxqz`` alone (the full-screen game's
-Textual is loaded only by it)."""
+"""The house rules of the package's layout: no import loops, and the rules
+core, the engine and the formats load with the standard library and
+``kjxqz`` alone (the full-screen game's Textual is loaded only by it).
+Modules are split by concept, never by size: there is no line limit."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tilebag"
-MAX_LINES = 800
 
 
 def module_name(path: Path) -> str:
@@ -126,9 +125,27 @@ def test_the_package_has_no_import_loop() -> None:
     assert loops(graph) == []
 
 
-def test_no_module_is_over_the_size_limit() -> None:
-    sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in modules().items()}
-    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+def private_names_taken() -> list[str]:
+    """Each ``from tilebag.M import _name`` of another module's private name
+    (a private module, such as the compiled core, is not a name)."""
+    known = modules()
+    taken = []
+    for name, path in known.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or node.level or node.module not in known or node.module == name:
+                continue
+            folder = PACKAGE.joinpath(*node.module.split(".")[1:])
+            for alias in node.names:
+                is_module = f"{node.module}.{alias.name}" in known or any(folder.glob(f"{alias.name}.*"))
+                if alias.name.startswith("_") and not alias.name.startswith("__") and not is_module:
+                    taken.append(f"{name} takes {node.module}.{alias.name}")
+    return taken
+
+
+def test_no_module_takes_another_modules_private_names() -> None:
+    """A module that reaches into another's private names is one concept
+    cut in two (or a helper that wants a public name)."""
+    assert private_names_taken() == []
 
 
 @pytest.mark.parametrize(

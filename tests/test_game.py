@@ -27,6 +27,7 @@ from tilebag import (
     load_alphabet,
     load_alphabet_file,
 )
+from tilebag.actions import AddPoints, Challenge, PlayMove, Resign, TimeOut
 from tilebag.alphabet import BLANK, BLANK_BIT
 from tilebag.rules import RulesError
 
@@ -1045,10 +1046,30 @@ def test_pop_returns_what_it_undoes():
     game.set_rack(0, "HORN")
     game.push_gcg("8F HORN")
     game.challenge()
-    assert game.move_stack == [Move.from_gcg("8F HORN"), ("challenge", 1, True)]
-    assert game.pop() == ("challenge", 1, True)
-    assert game.pop() == Move.from_gcg("8F HORN")
+    assert game.move_stack == [PlayMove(Move.from_gcg("8F HORN")), Challenge(challenger=1, valid=True)]
+    assert game.pop() == Challenge(challenger=1, valid=True)
+    assert game.pop() == PlayMove(Move.from_gcg("8F HORN"))
     assert game.move_stack == []
+
+
+def test_pop_returns_each_kind_of_action():
+    game = new_game()
+    game.set_rack(0, "HORN")
+    game.push_gcg("8F HORN")
+    game.add_points(0, 5)
+    game.add_points(1, -10, EventKind.TIME_PENALTY)
+    game.time_out(3.0)
+    game.resign(0)
+    played = [
+        PlayMove(Move.from_gcg("8F HORN")),
+        AddPoints(0, 5),
+        AddPoints(1, -10, EventKind.TIME_PENALTY),
+        TimeOut(),
+        Resign(player=0),
+    ]
+    assert game.move_stack == played
+    assert [game.pop() for _ in played] == played[::-1]
+    assert game.scores == [0, 0] and game.events == [] and game.turn == 0
 
 
 def test_pop_undoes_the_end_of_the_game(mini_rules):

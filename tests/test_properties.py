@@ -36,6 +36,7 @@ from tilebag import (
     default_lexicon,
     load_alphabet,
 )
+from tilebag.actions import Challenge, PlayMove
 from tilebag.alphabet import BLANK, BLANK_BIT, rack_tile
 
 EN = load_alphabet("english")
@@ -372,12 +373,11 @@ def play_random_game(game: Game, rng: random.Random, *, actions: int, tries: int
             # undo and redo: exactly the state before, then exactly the state after
             undone = game.pop()
             assert fingerprint(game) == before
-            if isinstance(undone, Move):
-                game.push(undone)
+            if isinstance(undone, PlayMove):
+                game.push(undone.move, seconds=undone.seconds)
             else:
-                kind, challenger, valid = undone
-                assert kind == "challenge"
-                game.challenge(challenger, valid=valid)
+                assert isinstance(undone, Challenge)
+                game.challenge(undone.challenger, valid=undone.valid)
             assert fingerprint(game) == after
     assert_refused(game, rng)
 

@@ -7,6 +7,7 @@ import pytest
 
 from gamestate import assert_tiles_accounted, fingerprint
 from tilebag import AcceptAll, EventKind, Game, GameOverError, IllegalMoveError, Move, Rules, Termination
+from tilebag.actions import Resign
 from tilebag.formats import gcg, replay
 from tilebag.rules import ChallengeMode
 
@@ -70,8 +71,8 @@ def test_resigning_is_undone_by_pop() -> None:
     game = started()
     before = fingerprint(game)
     game.resign(1)
-    assert game.move_stack[-1] == ("resign", 1)
-    assert game.pop() == ("resign", 1)
+    assert game.move_stack[-1] == Resign(player=1)
+    assert game.pop() == Resign(player=1)
     assert fingerprint(game) == before
     assert game.resigned is None and not game.is_over()
     game.push(Move.pass_())  # and the game goes on

@@ -30,6 +30,9 @@ class Bag:
         self.alphabet = alphabet
         self.seed = seed
         self._rng = random.Random(seed)
+        self._rng_shared = False
+        """True when a copy may hold the same random generator (:meth:`copy`):
+        the first to mix its tiles takes its own."""
         self._tiles: list[Tile] = list(alphabet.distribution() if tiles is None else tiles)
         self._rng.shuffle(self._tiles)
 
@@ -75,7 +78,36 @@ class Bag:
     def put_back(self, tiles: Iterable[Tile]) -> None:
         """Return tiles to the bag and mix them in."""
         self._tiles.extend(tiles)
-        self._rng.shuffle(self._tiles)
+        self._own_rng().shuffle(self._tiles)
+
+    def copy(self) -> Bag:
+        """An independent copy: the same tiles in the same order, and a
+        random generator in the same state. The generator is shared until
+        either bag next mixes its tiles, so a copy costs only its tiles.
+
+        >>> from tilebag.alphabet import load_alphabet
+        >>> bag = Bag(load_alphabet("english"), seed=1)
+        >>> twin = bag.copy()
+        >>> bag.put_back(bag.draw(7))
+        >>> twin.put_back(twin.draw(7))
+        >>> twin.get_state() == bag.get_state()
+        True
+        """
+        twin = Bag.__new__(Bag)
+        twin.alphabet = self.alphabet
+        twin.seed = self.seed
+        twin._tiles = self._tiles.copy()
+        twin._rng = self._rng
+        twin._rng_shared = self._rng_shared = True
+        return twin
+
+    def _own_rng(self) -> random.Random:
+        """The random generator, first made this bag's own if a copy shares it."""
+        if self._rng_shared:
+            rng = random.Random(0)
+            rng.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = rng, False
+        return self._rng
 
     def take(self, tiles: Sequence[Tile]) -> None:
         """Remove these particular tiles (rack tiles: 0 for a blank).
@@ -100,6 +132,8 @@ class Bag:
     def set_state(self, state: tuple[tuple[Tile, ...], object]) -> None:
         tiles, rng_state = state
         self._tiles = list(tiles)
+        if self._rng_shared:
+            self._rng, self._rng_shared = random.Random(0), False
         self._rng.setstate(rng_state)  # type: ignore[arg-type]
 
     def draw_for_first(self, players: int) -> tuple[int, list[list[Tile | None]]]:

@@ -85,6 +85,20 @@ class GameClocks:
         used, self.turn_elapsed = state
         self.used = list(used)
 
+    def copy(self) -> GameClocks:
+        """An independent copy (the same rules).
+
+        >>> from tilebag.rules import Rules
+        >>> clocks = GameClocks(Rules(), 2)
+        >>> twin = clocks.copy()
+        >>> clocks.spend(0, 12.5)
+        >>> twin.used, clocks.used
+        ([0.0, 0.0], [12.5, 0.0])
+        """
+        twin = GameClocks.__new__(GameClocks)
+        twin.rules, twin.used, twin.turn_elapsed = self.rules, self.used.copy(), self.turn_elapsed
+        return twin
+
     def over_turn_time(self, seconds: float) -> bool:
         """True when ``seconds`` more would take the turn past the turn timer."""
         limit = self.rules.turn_time

@@ -78,7 +78,7 @@ class _TileLexicon:
 
     def __contains__(self, word: object) -> bool:
         if isinstance(word, str):
-            key = _encoder(self.alphabet)(word)
+            key = word_encoder(self.alphabet)(word)
             return key is not None and self._has_key(key)
         if isinstance(word, (bytes, bytearray)):
             return self._has_key(bytes(word))
@@ -115,7 +115,7 @@ class WordList(_TileLexicon):
         """SHA-256 of the source file, when loaded from one."""
         self._words: set[bytes] = set()
         self._kwg: Kwg | None = None
-        encode = _encoder(self.alphabet)
+        encode = word_encoder(self.alphabet)
         for word in words:
             key = encode(word)
             if key is None:
@@ -183,9 +183,15 @@ class KwgLexicon(_TileLexicon):
 
 
 @functools.lru_cache(maxsize=16)
-def _encoder(alphabet: Alphabet) -> Callable[[str], bytes | None]:
-    """A function turning a word's text into its key (tile codes as bytes),
-    or ``None`` when the text is not made of the alphabet's tiles."""
+def word_encoder(alphabet: Alphabet) -> Callable[[str], bytes | None]:
+    """A function turning a word's text (any case) into its key, the tile
+    codes as bytes that word graphs hold, or ``None`` when the text is not
+    made of the alphabet's tiles.
+
+    >>> encode = word_encoder(load_alphabet("english"))
+    >>> list(encode("qi")), encode("Q1")
+    ([17, 9], None)
+    """
     single = all(len(label) == 1 for label in alphabet.labels[1:]) and not alphabet.aliases
     if single:
         table = {ord(label): chr(code) for code, label in enumerate(alphabet.labels) if code}
@@ -238,7 +244,7 @@ def read_word_list(
         (:func:`max_word_length`).
     """
     alphabet = alphabet or load_alphabet("english")
-    encode = _encoder(alphabet)
+    encode = word_encoder(alphabet)
     longest = max_word_length()
     for number, raw in enumerate(lines, start=1):
         line = raw.split("#", 1)[0].strip()
@@ -298,8 +304,17 @@ MAX_WORD_LIST_BYTES = 64 << 20
 are about 3 MB)."""
 
 
-def _open_text(path: Path) -> tuple[list[str], str]:
-    """A word list file's lines and the SHA-256 of its text.
+def read_word_file(path: Path) -> tuple[list[str], str]:
+    """A word list file's lines (a ``.gz`` file unzipped) and the SHA-256 of
+    its text, as :func:`read_word_list` and the compiled-lexicon cache take them.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "words.txt"
+    ...     _ = path.write_text("qi\\nza\\n", encoding="utf-8")
+    ...     lines, digest = read_word_file(path)
+    >>> lines, len(digest)
+    (['qi', 'za'], 64)
 
     :raises FormatError: for a file larger than :data:`MAX_WORD_LIST_BYTES`
         (after decompression), a broken ``.gz`` or text that is not UTF-8.
@@ -342,7 +357,7 @@ def cache_dir() -> Path:
 
 def compile_words(words: Iterable[str], alphabet: Alphabet, *, label: str = "compiling lexicon") -> Kwg:
     """Compile words (text) into a word graph, with a progress bar on a terminal."""
-    encode = _encoder(alphabet)
+    encode = word_encoder(alphabet)
     keys = []
     for word in words:
         key = encode(word)
@@ -415,7 +430,7 @@ def _load_file(path: Path, alphabet: Alphabet) -> GraphLexicon:
         kwg = Kwg.from_bytes(data, source=str(path))
         return KwgLexicon(kwg, name=name, alphabet=alphabet, digest=hashlib.sha256(data).hexdigest())
     try:
-        lines, digest = _open_text(path)
+        lines, digest = read_word_file(path)
     except OSError as err:
         raise FormatError(f"cannot read: {err.strerror or err}", source=str(path)) from None
     kwg = _cached_kwg(name, digest, alphabet, lambda: checked_words(lines, source=str(path), alphabet=alphabet))

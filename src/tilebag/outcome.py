@@ -85,44 +85,46 @@ class ChallengeResult:
 
 class Player:
     """A seat at the table: its name, its score and rack, and the turns it
-    must still miss. In a game, the score and the rack are the game's
-    :class:`~tilebag.position.Position`'s, seen from this seat.
+    must still miss. A game's players (:attr:`Game.players
+    <tilebag.game.Game.players>`) show their seat in the game as it is now,
+    after every action and every undo.
 
     >>> Player("alice", 14)
     Player(name='alice', score=14, rack=[], lost_turns=0)
     """
 
-    __slots__ = ("name", "lost_turns", "_scores", "_racks", "_seat")
+    __slots__ = ("name", "_score", "_rack", "_lost_turns")
 
     def __init__(self, name: str, score: int = 0, rack: list[Tile] | None = None, lost_turns: int = 0) -> None:
         self.name = name
-        self.lost_turns = lost_turns
-        """Turns this player must still miss (failed double challenges)."""
-        self._scores = [score]
-        self._racks = [list(rack or [])]
-        self._seat = 0
-
-    def bind(self, scores: list[int], racks: list[list[Tile]], seat: int) -> None:
-        """Keep the score and the rack in these lists, at ``seat`` (a game's position)."""
-        scores[seat] = self.score
-        racks[seat] = self.rack
-        self._scores, self._racks, self._seat = scores, racks, seat
+        self._score = score
+        self._rack = list(rack or [])
+        self._lost_turns = lost_turns
 
     @property
     def score(self) -> int:
-        return self._scores[self._seat]
+        return self._score
 
     @score.setter
     def score(self, value: int) -> None:
-        self._scores[self._seat] = value
+        self._score = value
 
     @property
     def rack(self) -> list[Tile]:
-        return self._racks[self._seat]
+        return self._rack
 
     @rack.setter
     def rack(self, tiles: list[Tile]) -> None:
-        self._racks[self._seat] = tiles
+        self._rack = tiles
+
+    @property
+    def lost_turns(self) -> int:
+        """Turns this player must still miss (failed double challenges)."""
+        return self._lost_turns
+
+    @lost_turns.setter
+    def lost_turns(self, count: int) -> None:
+        self._lost_turns = count
 
     def __repr__(self) -> str:
         return f"Player(name={self.name!r}, score={self.score!r}, rack={self.rack!r}, lost_turns={self.lost_turns!r})"

@@ -111,20 +111,26 @@ class Position:
         )
 
     def copy(self) -> Position:
-        """An independent copy (the bag's order and random state too)."""
-        bag = Bag(self.bag.alphabet, self.bag.seed, tiles=())
-        bag.set_state(self.bag.get_state())
-        return Position(
-            self.board.copy(),
-            self.racks,
-            bag,
-            self.scores,
-            scoreless=self.scoreless,
-            turn=self.turn,
-            rack_size=self.rack_size,
-            bingo_tiles=self.bingo_tiles,
-            bingo_bonus=self.bingo_bonus,
-        )
+        """An independent copy (the bag's order and random state too). A
+        game copies its position before every action, so this is kept to
+        copying the board, the racks, the bag's tiles and the scores.
+
+        >>> from tilebag.bag import Bag
+        >>> board = Board()
+        >>> position = Position(board, [board.alphabet.parse_rack("HNORXYZ"), []], Bag(board.alphabet, seed=1))
+        >>> twin = position.copy()
+        >>> _ = position.make(Move.from_gcg("8F HORN"))
+        >>> twin.scores, twin.board.is_empty(), twin == Position(Board(), [board.alphabet.parse_rack("HNORXYZ"), []], Bag(board.alphabet, seed=1))
+        ([0, 0], True, True)
+        """
+        twin = Position.__new__(Position)
+        twin.board = self.board.copy()
+        twin.racks = [rack.copy() for rack in self.racks]
+        twin.bag = self.bag.copy()
+        twin.scores = self.scores.copy()
+        twin.scoreless, twin.turn = self.scoreless, self.turn
+        twin.rack_size, twin.bingo_tiles, twin.bingo_bonus = self.rack_size, self.bingo_tiles, self.bingo_bonus
+        return twin
 
     def is_over(self, scoreless_limit: int | None = None) -> bool:
         """True when a player went out (an empty rack and an empty bag), or

@@ -54,6 +54,16 @@ class EventKind(enum.Enum):
         """True for the kinds that are a player's turn."""
         return self in (EventKind.PLACE, EventKind.EXCHANGE, EventKind.PASS, EventKind.TIME_OUT)
 
+    @property
+    def is_move(self) -> bool:
+        """True for the kinds that are a player's move: a turn, or an action
+        that starts one (a recycle or a blank swap).
+
+        >>> EventKind.RECYCLE.is_move, EventKind.RECYCLE.is_turn, EventKind.CHALLENGE.is_move
+        (True, False, False)
+        """
+        return self.is_turn or self in (EventKind.RECYCLE, EventKind.BLANK_SWAP)
+
 
 def withdrawn_plays(events: Sequence[Event]) -> set[int]:
     """The ``id`` of each placement event that a later event withdrew (a
@@ -69,7 +79,7 @@ def withdrawn_plays(events: Sequence[Event]) -> set[int]:
         if event.kind is not EventKind.PLACE:
             continue
         for later in events[i + 1 :]:
-            if later.kind.is_turn or later.kind in (EventKind.RECYCLE, EventKind.BLANK_SWAP):
+            if later.kind.is_move:
                 break
             if later.kind is EventKind.WITHDRAWN and later.player == event.player:
                 found.add(id(event))

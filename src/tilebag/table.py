@@ -33,9 +33,9 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from tilebag.actions import AcceptEnd, Action, Challenge, PlayMove, Resign, TakeBack, TimeOut
 from tilebag.alphabet import load_alphabet
 from tilebag.clock import Now, TurnTimer
 from tilebag.engine.bots import BOTS, make_bot
@@ -64,49 +64,8 @@ MAX_START_ACTIONS = 16
 """Recycles and blank swaps a bot may make in one turn before it is made to
 pass (a bot that kept swapping letters back and forth would never move)."""
 
-
-# -- actions ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Action:
-    """Something a seat asks the table to do (:meth:`Table.act`): each kind
-    below is one, so a front end or a server can pass actions around as data."""
-
-
-@dataclass(frozen=True)
-class PlayMove(Action):
-    """Play a move (a placement, an exchange, a pass, a variation's action)."""
-
-    move: Move
-    seconds: float | None = None
-    """The time it took (default: as the table's clock says)."""
-
-
-@dataclass(frozen=True)
-class Challenge(Action):
-    """Challenge the last play."""
-
-
-@dataclass(frozen=True)
-class AcceptEnd(Action):
-    """Accept the play that ended the game."""
-
-
-@dataclass(frozen=True)
-class Resign(Action):
-    """Resign the game."""
-
-
-@dataclass(frozen=True)
-class TakeBack(Action):
-    """Take back the seat's last move and the bots' replies (practice, against bots)."""
-
-
-@dataclass(frozen=True)
-class TimeOut(Action):
-    """The seat's turn timer ran out."""
-
+# The actions a seat hands the table (:meth:`Table.act`) are those of
+# :mod:`tilebag.actions`, offered here too.
 
 Listener = Callable[[TableEvent], None]
 
@@ -504,7 +463,7 @@ class Table:
         while True:
             undone = game.pop()
             taken += 1
-            if isinstance(undone, Move) and game.turn == seat:
+            if isinstance(undone, PlayMove) and game.turn == seat:
                 break
         base = game.bag.seed
         game.redeal(seat, None if base is None else random.Random(f"{base}/undo").getrandbits(63))

@@ -50,6 +50,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from tilebag.actions import GameAction, PlayMove
 from tilebag.alphabet import Alphabet, Tile, rack_tile
 from tilebag.board import Board, Word
 from tilebag.engine import Engine
@@ -83,9 +84,6 @@ a missed bingo or triple-word score usually costs."""
 
 ProgressCallback = Callable[[int, int], None]
 """Called with the turns analysed so far and the number to analyse."""
-
-_ACTIONS = (EventKind.RECYCLE, EventKind.BLANK_SWAP)
-"""Events that start a turn without ending it (variations)."""
 
 class AnalysisError(TilebagError, ValueError):
     """A game or position that cannot be analysed as asked (e.g. a lexicon in
@@ -571,20 +569,20 @@ def analyze_game(
     # order (a last pass after a player went out is not a move of the game):
     # a pop that takes a move off the game's events goes back to the
     # position before that record event.
-    events = [e for e in record.events if _is_move(e.kind)]
+    events = [e for e in record.events if e.kind.is_move]
     withdrawn = withdrawn_plays(record.events)
-    moves = sum(1 for e in game.events if _is_move(e.kind))
+    moves = sum(1 for e in game.events if e.kind.is_move)
     total = min(moves, len(events))
     found: list[TurnAnalysis] = []
     while game.move_stack:
-        undo = game.pop()
-        left = sum(1 for e in game.events if _is_move(e.kind))
+        undone = game.pop()
+        left = sum(1 for e in game.events if e.kind.is_move)
         if left == moves:
             continue  # a challenge or points added: not a move
         moves = left
         if left < len(events):
             event = events[left]
-            found.append(analyst.event(game, undo, event, withdrawn=id(event) in withdrawn))
+            found.append(analyst.event(game, undone, event, withdrawn=id(event) in withdrawn))
             if progress is not None:
                 progress(len(found), total)
     found.reverse()
@@ -599,12 +597,6 @@ def analyze_game(
     )
 
 
-def _is_move(kind: EventKind) -> bool:
-    """Whether an event is a move of a player: a turn, or an action that
-    starts one (a recycle or blank swap)."""
-    return kind.is_turn or kind in _ACTIONS
-
-
 class _Analyst:
     """Ranks moves among the plays of their position: one engine (its move
     generator and leave values), one lexicon to judge words by."""
@@ -617,16 +609,17 @@ class _Analyst:
         self.leaves = engine.leaves
         self.top = top
 
-    def event(self, game: Game, undo: object, event: Event, *, withdrawn: bool) -> TurnAnalysis:
-        """A record's move, in the replayed game's position before it."""
+    def event(self, game: Game, undone: GameAction, event: Event, *, withdrawn: bool) -> TurnAnalysis:
+        """A record's move (``undone``: what the replayed game undid to go
+        back to it), in the replayed game's position before it."""
         recorded = None if event.rack is None else game.alphabet.format_rack(event.rack)
-        if event.kind is EventKind.TIME_OUT or not isinstance(undo, Move):
+        if event.kind is EventKind.TIME_OUT or not isinstance(undone, PlayMove):
             turn = self.made(game, Move.pass_(), withdrawn=False, line=event.line)
             return dataclasses.replace(
                 turn, rack=recorded, skipped="the turn timer ran out: a pass the player did not choose"
             )
-        turn = self.made(game, undo, withdrawn=withdrawn, line=event.line)
-        if undo.kind in (MoveKind.RECYCLE, MoveKind.BLANK_SWAP):
+        turn = self.made(game, undone.move, withdrawn=withdrawn, line=event.line)
+        if undone.move.kind in (MoveKind.RECYCLE, MoveKind.BLANK_SWAP):
             return self.analysed(game, dataclasses.replace(turn, rack=recorded))
         held = game.rack()
         if event.kind is EventKind.EXCHANGE and event.move is None:
@@ -650,7 +643,7 @@ class _Analyst:
         """What the move was, before any analysis: its text, score, bingo and
         phonies (the move is checked; it is the player to move's)."""
         board, rules = game.board, game.rules
-        number = 1 + sum(1 for e in game.events if _is_move(e.kind))
+        number = 1 + sum(1 for e in game.events if e.kind.is_move)
         score = 0
         words: list[Word] = []
         placed = 0

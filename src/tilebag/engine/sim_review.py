@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tilebag.actions import PlayMove
 from tilebag.engine import Engine
-from tilebag.engine.analysis import _is_move
 from tilebag.engine.movegen import Play
 from tilebag.engine.sim import SimPlayer
 from tilebag.formats.replay import replay
@@ -68,14 +68,14 @@ def review_game(
     if len(game.players) != 2 or game.rules.recycle or game.rules.blank_swap or game.rules.anagram:
         return []
     engine = Engine.for_lexicon(lexicon, game.rules)
-    events = [e for e in record.events if _is_move(e.kind)]
-    moves = sum(1 for e in game.events if _is_move(e.kind))
+    events = [e for e in record.events if e.kind.is_move]
+    moves = sum(1 for e in game.events if e.kind.is_move)
     total = min(moves, len(events))
     found: list[WinReview] = []
     seen = 0
     while game.move_stack:
-        undo = game.pop()
-        left = sum(1 for e in game.events if _is_move(e.kind))
+        undone = game.pop()
+        left = sum(1 for e in game.events if e.kind.is_move)
         if left == moves:
             continue
         moves = left
@@ -83,8 +83,8 @@ def review_game(
             continue
         event = events[left]
         seen += 1
-        if isinstance(undo, Move) and event.rack is not None and Counter(event.rack) == Counter(game.rack()):
-            review = _review(game, undo, engine, seconds, candidates, number=left + 1)
+        if isinstance(undone, PlayMove) and event.rack is not None and Counter(event.rack) == Counter(game.rack()):
+            review = _review(game, undone.move, engine, seconds, candidates, number=left + 1)
             if review is not None:
                 found.append(review)
         if progress is not None:

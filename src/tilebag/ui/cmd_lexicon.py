@@ -20,16 +20,16 @@ def build(args: argparse.Namespace) -> int:
 
     from tilebag.alphabet import load_alphabet
     from tilebag.kwg import Kwg
-    from tilebag.lexicon import _encoder, _open_text, checked_words
+    from tilebag.lexicon import checked_words, read_word_file, word_encoder
     from tilebag.progress import Progress
 
     alphabet = load_alphabet(args.alphabet)
     started = time.perf_counter()
     try:
-        lines, _ = _open_text(Path(args.wordlist))
+        lines, _ = read_word_file(Path(args.wordlist))
     except OSError as err:
         raise FormatError(f"cannot read: {err.strerror or err}", source=args.wordlist) from None
-    encode = _encoder(alphabet)
+    encode = word_encoder(alphabet)
     one_letter: list[int] = []
     words = checked_words(lines, source=args.wordlist, alphabet=alphabet, one_letter=one_letter)
     if one_letter:
