@@ -28,6 +28,7 @@ pytest.importorskip("fastapi", reason="the server tests need the server extra")
 from services import RedisProcess, postgresql, redis_process  # noqa: E402
 from test_server import best_action, free_port, launch  # noqa: E402
 from tilebag.server.rooms import Rooms  # noqa: E402
+from tilebag.server.service import GameService  # noqa: E402
 from tilebag.server.store import Store  # noqa: E402
 
 QUIET = ("--bot-workers", "0", "--analysis-workers", "0")
@@ -162,7 +163,7 @@ def test_a_notice_lost_after_a_commit_leaves_no_process_behind() -> None:
         assert view(one.url, game) == view(two.url, game)  # both hold the game in memory
         with connect(f"ws://127.0.0.1:{two.port}/api/games/{game}/ws") as watcher:
             assert json.loads(watcher.recv(timeout=10))["type"] == "hello"
-            silent = Rooms(Store(sql_url(database), migrate_schema=False))  # a process with no broker at all
+            silent = GameService(Rooms(Store(sql_url(database), migrate_schema=False)))  # a process with no broker at all
             room = silent.load(game)
             assert room is not None
             silent.act(room, 0, next_action(view(one.url, game, tokens[0])), bots=False)
@@ -178,7 +179,7 @@ def test_a_notice_lost_after_a_commit_leaves_no_process_behind() -> None:
 def test_a_bots_turn_held_by_a_dead_process_is_taken_over() -> None:
     with cluster(1) as (database, _, [server]):
         store = Store(sql_url(database), migrate_schema=False)
-        dead = Rooms(store)  # a process that takes a person's move and the bot's turn, then dies
+        dead = GameService(Rooms(store))  # a process that takes a person's move and the bot's turn, then dies
         room, tokens = dead.create([{"name": "ann"}, {"bot": "static"}], {}, 17, bots=False)
         assert store.claim_bot_turn(room.game_id, "a process now dead", 3.0)
         dead.act(room, 0, next_action(view(server.url, room.game_id, tokens[0])), bots=False)

@@ -15,7 +15,9 @@ from tilebag.engine.bots import make_bot  # noqa: E402
 from tilebag.formats import gcg  # noqa: E402
 from tilebag.game import GameState  # noqa: E402
 from tilebag.move import MoveKind  # noqa: E402
-from tilebag.server.rooms import Room, Rooms  # noqa: E402
+from tilebag.server.room import Room  # noqa: E402
+from tilebag.server.rooms import Rooms  # noqa: E402
+from tilebag.server.service import GameService  # noqa: E402
 from tilebag.server.store import Store  # noqa: E402
 from tilebag.server.views import record_of, view  # noqa: E402
 
@@ -25,7 +27,7 @@ END_LINE = re.compile(r"^>[^:]+: (?:\S+ )?\([A-Z?]*\) [+-]\d+ -?\d+$")
 
 def to_final_challenge(seats: int, seed: int) -> Room:
     """A game of people (each playing as the static bot would) up to the final challenge."""
-    rooms = Rooms(Store("sqlite://"))
+    rooms = GameService(Rooms(Store("sqlite://")))
     room, _ = rooms.create([{"name": f"p{i}"} for i in range(seats)], {}, seed, bots=False)
     bot = make_bot("static", "coach")
     for _ in range(200):

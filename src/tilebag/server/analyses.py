@@ -24,7 +24,8 @@ from collections import defaultdict
 from tilebag.batch import Backend, run_job
 from tilebag.engine.analysis_batch import AnalysisJob
 from tilebag.record import GameRecord
-from tilebag.server.rooms import RoomError, Rooms
+from tilebag.server.room import RoomError
+from tilebag.server.rooms import Rooms
 
 LOGGER = logging.getLogger(__name__)
 

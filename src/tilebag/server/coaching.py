@@ -1,6 +1,6 @@
-"""Coaching and analysis for the browser client: the terminal game's
-functions (:mod:`tilebag.ui.play_coaching`, :mod:`tilebag.engine.analysis`)
-behind the API.
+"""Coaching and analysis for the browser client: the coach's lines
+(:mod:`tilebag.engine.coaching`, as the terminal game says them) and the
+analysis (:mod:`tilebag.engine.analysis`) behind the API.
 
 Coaching is for a seat whose game allows it: an open dictionary, or a seat
 made with ``"practice": true``. It only ever looks at that seat's own rack.
@@ -10,12 +10,18 @@ The analysis of a whole game is for everyone once the game is over.
 from __future__ import annotations
 
 from tilebag.engine.analysis import analyze_game
-from tilebag.engine.players import StaticPlayer
+from tilebag.engine.coaching import (
+    WORDS_HELP,
+    advice_lines,
+    bingo_lines,
+    hint_lines,
+    hooks_lines,
+    review_lines,
+    words_lines,
+)
 from tilebag.game import Game, GameState
 from tilebag.lexicon import GraphLexicon
-from tilebag.move import MoveKind
-from tilebag.server.rooms import Room, RoomError
-from tilebag.ui.play_coaching import WORDS_HELP, advice_lines, bingo_lines, hooks_lines, review_lines, words_lines
+from tilebag.server.room import Room, RoomError
 
 ASKS = ("hint", "better", "words 2", "words 3", "words q", "hooks", "hooks WORD", "bingos", "advice")
 """What a seat may ask for."""
@@ -43,27 +49,12 @@ def coach(room: Room, seat: int | None, ask: str) -> list[str]:
     if what == "advice":
         return advice_lines(game, seat)
     if what == "hint":
-        return _hint(room, seat)
+        if game.state is not GameState.PLAYING or room.table.seat_to_act() != seat:
+            return ["A hint is for your turn."]
+        return hint_lines(game, top=3)
     if what == "better":
         return _better(room, seat)
     raise RoomError(400, f"ask for hint, better, bingos, advice, hooks [WORD] or {WORDS_HELP}")
-
-
-def _hint(room: Room, seat: int) -> list[str]:
-    game = room.game
-    if game.state is not GameState.PLAYING or room.table.seat_to_act() != seat:
-        return ["A hint is for your turn."]
-    plays = StaticPlayer("hint").ranked(game, top=3)
-    if not plays:
-        return ["No play fits your rack: exchange or pass."]
-    lines = []
-    for best in plays:
-        move = best.move
-        if move.kind is MoveKind.PLACE:
-            lines.append(f"{game.notation(move)} for {best.score}, keeping {game.alphabet.format_rack(best.leave) or 'nothing'}")
-        else:
-            lines.append(move.gcg(game.alphabet, game.layout) if move.kind is MoveKind.EXCHANGE else "pass (-)")
-    return lines
 
 
 def _better(room: Room, seat: int) -> list[str]:

@@ -13,7 +13,7 @@ from tilebag.server.store import Store, default_database
 
 if TYPE_CHECKING:
     from tilebag.server.analyses import AnalysisQueue
-    from tilebag.server.rooms import Rooms
+    from tilebag.server.service import GameService
 
 
 def database_url(given: str | None) -> tuple[str, str]:
@@ -34,7 +34,9 @@ def serve(args: argparse.Namespace) -> int:
     from tilebag.batch import ClusterError
     from tilebag.server.app import create_app
     from tilebag.server.broker import broker_for
-    from tilebag.server.rooms import RoomError, Rooms
+    from tilebag.server.room import RoomError
+    from tilebag.server.rooms import Rooms
+    from tilebag.server.service import GameService
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -48,13 +50,14 @@ def serve(args: argparse.Namespace) -> int:
     from tilebag.server.thinking import Thinkers
 
     thinkers = Thinkers(url, workers=max(1, args.bot_workers)) if args.bot_workers else None
-    rooms = Rooms(store, broker=broker, thinkers=thinkers)
-    broker.start(rooms.heard, rooms.catch_up)
+    rooms = Rooms(store, thinkers=thinkers)
+    service = GameService(rooms, broker=broker)
+    broker.start(service.heard, service.catch_up)
     print(f"tilebag serve: games in {where}" + (f", shared through {args.broker}" if args.broker else ""), file=sys.stderr)
 
     def wake_bots() -> None:
         # games a restart interrupted: load them, and let the bots whose turn it was move again
-        if not rooms.shared:  # alone on the database: whoever held a bot's turn is gone
+        if not service.shared:  # alone on the database: whoever held a bot's turn is gone
             store.clear_leases()
         for game_id in store.game_ids(status="playing"):
             try:
@@ -62,7 +65,7 @@ def serve(args: argparse.Namespace) -> int:
             except RoomError:
                 continue  # a game that does not replay: set aside as damaged, and logged; the others are served
             if room is not None:
-                rooms.advance(room)
+                service.advance(room)
 
     rooms.lexicon(None)  # the default lexicon loaded once, before the first game asks for it
     wake_bots()
@@ -71,11 +74,11 @@ def serve(args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     try:
-        analyses = _analysis_queue(args, rooms)
+        analyses = _analysis_queue(args, service)
     except ClusterError as err:
         print(f"tilebag serve: {err}", file=sys.stderr)
         return 2
-    app = create_app(rooms, allow_seeds=args.allow_seeds, bot_workers=max(1, args.bot_workers), analyses=analyses)
+    app = create_app(service, allow_seeds=args.allow_seeds, bot_workers=max(1, args.bot_workers), analyses=analyses)
     print(f"tilebag serve: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
     threading.current_thread().name = "tilebag-serve"
     sys.setswitchinterval(0.0005)
@@ -87,7 +90,7 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _analysis_queue(args: argparse.Namespace, rooms: Rooms) -> AnalysisQueue | None:
+def _analysis_queue(args: argparse.Namespace, service: GameService) -> AnalysisQueue | None:
     """The queue that analyses finished games (``None`` with ``--analysis-workers 0``).
 
     :raises ClusterError: for a cluster that cannot be used.
@@ -105,8 +108,8 @@ def _analysis_queue(args: argparse.Namespace, rooms: Rooms) -> AnalysisQueue | N
     else:  # worker processes of its own, started afresh: a threaded server must not fork
         backend = LocalBackend(args.analysis_workers, in_process=False, start_method="spawn")
     seconds = args.analysis_seconds if args.analysis_seconds and args.analysis_seconds > 0 else None
-    queue = AnalysisQueue(rooms, backend, seconds=seconds)
-    rooms.game_over = lambda _game_id: queue.wake()
+    queue = AnalysisQueue(service.rooms, backend, seconds=seconds)
+    service.game_over = lambda _game_id: queue.wake()
     queue.start()
     where = args.cluster or f"{args.analysis_workers} process(es)"
     print(f"tilebag serve: finished games are analysed on {where}", file=sys.stderr)

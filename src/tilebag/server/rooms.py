@@ -1,238 +1,48 @@
-"""A room: one game on the server, a :class:`~tilebag.table.Table` whose
-every accepted action is written to the store before anything is said of
-it, and the seats' tokens that say who may act.
+"""The games a server process holds in memory: a
+:class:`~tilebag.server.room.Room` for each, found by its id and rebuilt from
+the store the first time it is asked for (:func:`~tilebag.server.replay.rebuild`),
+one rebuild at a time, and the lexicons they use, loaded once.
 
-A room is rebuilt from its stored setup and actions alone
-(:meth:`Rooms.rebuild`): the bag is seeded, and the actions (the bots' moves
-among them, as they were played) replay to the same board, racks, bag
-order, scores and clocks.
-
-The database is the only truth, whichever process serves a game. Every
-change is made under the game's row lock (:meth:`Store.locked`): the room
-first replays what other processes stored since it last looked, then judges
-the action on that board, appends it and commits; only then is it told, to
-this process's sockets and, through the broker, to the other processes. The
-broker is a hint: a notice lost (a process killed after its commit, Redis
-restarted) only delays the others, which also catch up from the database
-now and then. A bot's turn belongs to the game: the process that moves it
-holds a lease in the database, and any live process takes over a lease that
-ran out.
+What the stored actions make of a room is :mod:`.replay`'s; what may be done
+to a game, and how a change reaches the database first, is :mod:`.service`'s.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
-import os
-import secrets
-import socket
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
-from tilebag.engine.bots import BOTS, make_bot
-from tilebag.engine.players import Player
-from tilebag.errors import IllegalMoveError, InvalidMoveError, TilebagError
-from tilebag.game import Game, GameState
+from tilebag.errors import TilebagError
 from tilebag.lexicon import Lexicon, default_lexicon, load_lexicon
-from tilebag.move import MoveKind
-from tilebag.rules import Rules, RulesError, find_rules
-from tilebag.server.broker import Broker, LocalBroker
-from tilebag.server.store import (
-    MAX_CHAT,
-    MAX_CLIENT_ID,
-    MAX_NAME,
-    ActionRow,
-    GameLog,
-    GameNotFoundError,
-    SeatRow,
-    Store,
-)
+from tilebag.server.replay import DamagedGameError, rebuild
+from tilebag.server.room import DAMAGED, Room, RoomError
+from tilebag.server.store import Store
 
 if TYPE_CHECKING:
     from tilebag.server.thinking import Thinkers
-from tilebag.table import Challenged, EndAccepted, Played, Resigned, Table, TableEvent, TimeUp
 
 LOGGER = logging.getLogger("tilebag.server")
 
-MAX_ACTION_CHARS = 200
-"""The longest action text a client may send."""
-
-LEASE_SECONDS = 10.0
-"""How long a process holds a bot's turn without renewing it: after that, another process takes it over."""
-
-
-class RoomError(TilebagError):
-    """An action refused: :attr:`status` is the HTTP status that says why."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class DamagedGameError(TilebagError):
-    """A game whose stored actions do not replay: :attr:`seq` is the action that failed."""
-
-    def __init__(self, game_id: str, action: ActionRow, cause: Exception) -> None:
-        super().__init__(f"game {game_id}: action {action.seq} ({action.kind} {action.text[:40]!r}) does not replay: {cause}")
-        self.game_id = game_id
-        self.seq = action.seq
-
-
-def hash_token(token: str) -> str:
-    """What the store keeps of a seat's token (never the token itself)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-@runtime_checkable
-class ThinksElsewhere(Protocol):
-    """A bot that works out its move in another process, from the game as
-    stored (see :mod:`tilebag.server.thinking`)."""
-
-    def think(self, seat: int) -> tuple[str | None, float]:
-        """Its move in GCG notation (none when the stored game is not at its turn) and the seconds taken."""
-        ...
-
-
-@dataclass
-class Chat:
-    seq: int
-    seat: int
-    name: str
-    text: str
-
-
-@dataclass
-class Room:
-    """One game: its table, its seats' tokens (hashed), and what was said."""
-
-    game_id: str
-    table: Table
-    seats: list[SeatRow]
-    setup: dict[str, object]
-    chat: list[Chat] = field(default_factory=list)
-    seq: int = 0
-    """The last stored action's sequence number."""
-    rematch: str | None = None
-    """The game of the rematch, once a seat asked for one."""
-    event_seqs: list[int] = field(default_factory=list)
-    """For each event of the table's log, the stored action it came of."""
-    lock: threading.RLock = field(default_factory=threading.RLock)
-    listeners: list[Callable[[Room], None]] = field(default_factory=list)
-    views: dict[int | None, tuple[object, str]] = field(default_factory=dict)
-    """Each seat's last view as JSON text, with the state it shows (see :func:`~tilebag.server.views.view_json`)."""
-
-    @property
-    def game(self) -> Game:
-        return self.table.game
-
-    def coaching_for(self, seat: int | None) -> bool:
-        """True when ``seat`` may have hints and look words up: an open
-        dictionary, or a seat made with ``"practice": true``."""
-        if seat is None:
-            return False
-        practice = self.setup.get("practice")
-        return self.game.rules.open_dictionary or (isinstance(practice, list) and seat in practice)
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token belongs to (``None`` for none: an observer).
-
-        :raises RoomError: (401) for a token that is no seat's.
-        """
-        if not token:
-            return None
-        digest = hash_token(token)
-        for row in self.seats:
-            if row.token_hash is not None and hmac.compare_digest(row.token_hash, digest):
-                return row.seat
-        raise RoomError(401, "that token is no seat's in this game")
-
-
-@dataclass(frozen=True)
-class _Mark:
-    """What a room was before a change, to take the change back if it is not stored."""
-
-    depth: int
-    log: int
-    seq: int
-    chat: int
-    seats: tuple[SeatRow, ...]
-    names: tuple[str, ...]
-    rematch: str | None
-
-    @classmethod
-    def of(cls, room: Room) -> _Mark:
-        return cls(
-            len(room.game.move_stack), len(room.table.log), room.seq, len(room.chat), tuple(room.seats),
-            tuple(p.name for p in room.game.players), room.rematch,
-        )
-
-    def restore(self, room: Room) -> None:
-        game = room.game
-        while len(game.move_stack) > self.depth:
-            game.pop()
-        del room.table.log[self.log :]
-        del room.event_seqs[self.log :]
-        del room.chat[self.chat :]
-        room.seq, room.rematch, room.seats = self.seq, self.rematch, list(self.seats)
-        for player, name in zip(game.players, self.names, strict=True):
-            player.name = name
-
-
-def rules_of(setup: dict[str, object]) -> Rules:
-    """The rules a game's setup names: a preset changed by options.
-
-    :raises RoomError: (400) naming what is wrong.
-    """
-    try:
-        rules = find_rules(str(setup.get("rules") or "standard"))
-        options = setup.get("options") or {}
-        if not isinstance(options, dict):
-            raise RoomError(400, "options must be an object of rules options")
-        return rules.with_options({str(k): str(v) for k, v in options.items()})
-    except (RulesError, ValueError) as err:
-        raise RoomError(400, str(err)) from None
-
 
 class Rooms:
-    """Every game the server holds, each rebuilt from the store when first asked for.
+    """Every game this process holds, each rebuilt from the store when first
+    asked for; the lexicons they use, loaded once."""
 
-    :param lease_seconds: how long this process holds a bot's turn unless it
-        renews the lease (:meth:`heartbeat`); another process takes over a
-        lease that ran out.
-    """
-
-    def __init__(
-        self,
-        store: Store,
-        *,
-        lexicons: dict[str, Lexicon] | None = None,
-        broker: Broker | None = None,
-        thinkers: Thinkers | None = None,
-        lease_seconds: float = LEASE_SECONDS,
-    ) -> None:
+    def __init__(self, store: Store, *, lexicons: dict[str, Lexicon] | None = None, thinkers: Thinkers | None = None) -> None:
         self.store = store
         self.thinkers = thinkers
         """Worker processes for the bots to think in (none: they think here)."""
-        self.broker: Broker = broker or LocalBroker()
-        self.shared = not isinstance(self.broker, LocalBroker)
-        """Whether other processes serve these games too (then reads catch up
-        with the database first; alone, the rooms in memory are the database's)."""
-        self.lease_seconds = lease_seconds
-        self.owner = f"{socket.gethostname()[:50]}:{os.getpid()}:{secrets.token_hex(4)}"
-        """This process, as the holder of bots' turns (see :meth:`Store.claim_bot_turn`)."""
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}
-        self._advancing: set[str] = set()
         self._lexicons = dict(lexicons or {})
-        self.game_over: Callable[[str], None] | None = None
-        """Told the id of each game that ends here (the analysis queue listens)."""
 
     def lexicon(self, name: str | None) -> Lexicon:
+        """A lexicon this server has, by name (``None``: the default one), loaded once.
+
+        :raises RoomError: (400) for one it does not have.
+        """
         key = name or "default"
         found = self._lexicons.get(key)
         if found is None:
@@ -242,58 +52,6 @@ class Rooms:
                 raise RoomError(400, f"no lexicon {name!r} on this server: {err}") from None
             self._lexicons[key] = found
         return found
-
-    # -- making and finding games -------------------------------------------
-
-    def create(
-        self, seats: list[dict[str, object]], setup: dict[str, object], seed: int, *, bots: bool = True
-    ) -> tuple[Room, dict[int, str]]:
-        """A new game; the tokens of its people's seats (given out once).
-        Unless ``bots`` is false, a bot that starts makes its move.
-
-        :raises RoomError: (400) for seats or rules that do not make a game.
-        """
-        rules = rules_of(setup)
-        if not rules.min_players <= len(seats) <= rules.max_players or len(seats) < 2:
-            raise RoomError(400, f"{len(seats)} seats: a game on the server takes 2 to {rules.max_players}")
-        rows: list[SeatRow] = []
-        tokens: dict[int, str] = {}
-        names: list[str] = []
-        for index, spec in enumerate(seats):
-            if not isinstance(spec, dict):
-                raise RoomError(400, f"seat {index}: a seat is an object such as {{\"name\": \"alice\"}}")
-            bot = spec.get("bot")
-            if bot is not None:
-                kind = str(bot).lower()
-                if kind not in BOTS:
-                    raise RoomError(400, f"seat {index}: unknown bot {str(bot)[:40]!r}; known: {', '.join(sorted(BOTS))}")
-                name = f"{kind.capitalize()} bot" + (f" {index + 1}" if any(r.bot == kind for r in rows) else "")
-                rows.append(SeatRow(index, name, "bot", kind, None))
-            elif spec.get("open"):
-                reserved = spec.get("reserved")
-                label = str(reserved) if isinstance(reserved, str) and reserved else f"Seat {index + 1}"
-                rows.append(SeatRow(index, label, "open", None, None))
-            else:
-                name = " ".join(str(spec.get("name") or "").split())
-                if not name or len(name) > MAX_NAME or not name.isprintable():
-                    raise RoomError(400, f"seat {index}: a name is 1 to {MAX_NAME} printable characters")
-                token = secrets.token_urlsafe(24)
-                tokens[index] = token
-                rows.append(SeatRow(index, name, "person", None, hash_token(token)))
-            names.append(rows[-1].name)
-        if len({n.casefold() for n in names}) != len(names):
-            raise RoomError(400, "seat names must differ")
-        practice = [i for i, spec in enumerate(seats) if isinstance(spec, dict) and spec.get("practice") is True]
-        if practice:  # seats that may have hints and look words up whatever the rules
-            setup = {**setup, "practice": practice}
-        lexicon_name = setup.get("lexicon")
-        self.lexicon(lexicon_name if isinstance(lexicon_name, str) else None)
-        game_id = self.store.create_game(setup, seed, rows, bot_due=rows[0].kind == "bot")
-        room = self.load(game_id)
-        assert room is not None
-        if bots:
-            self.advance(room)
-        return room, tokens
 
     def load(self, game_id: str) -> Room | None:
         """The room of a game (rebuilt from the store the first time), or ``None``.
@@ -316,18 +74,18 @@ class Rooms:
                 return None
             setup, seed, status = stored
             if status == "damaged":
-                raise RoomError(410, "this game is damaged: its record does not replay, and it is set aside")
+                raise RoomError(410, DAMAGED)
             try:
-                room = self.rebuild(game_id, setup, seed)
+                room = rebuild(self, game_id, setup, seed)
             except DamagedGameError as err:
-                self._set_aside(err)
-                raise RoomError(410, "this game is damaged: its record does not replay, and it is set aside") from None
+                self.set_aside(err)
+                raise RoomError(410, DAMAGED) from None
             with self._lock:
                 self._rooms[game_id] = room
                 self._loading.pop(game_id, None)  # in memory now: no one rebuilds it again
             return room
 
-    def _set_aside(self, err: DamagedGameError) -> None:
+    def set_aside(self, err: DamagedGameError) -> None:
         """A game that does not replay: marked damaged in the database, out of memory, and logged."""
         LOGGER.error("set aside as damaged: %s", err)
         with self._lock:
@@ -339,458 +97,12 @@ class Rooms:
         with self._lock:
             return self._rooms.get(game_id)
 
-    def _loading_lock(self, game_id: str) -> threading.Lock:
-        """The lock that lets one thread at a time rebuild a game."""
-        with self._lock:
-            return self._loading.setdefault(game_id, threading.Lock())
-
-    def rebuild(self, game_id: str, setup: dict[str, object], seed: int) -> Room:
-        """A game as its stored setup and actions make it.
-
-        :raises DamagedGameError: when a stored action does not replay.
-        """
-        seats = self.store.seats(game_id)
-        rules = rules_of(setup)
-        lexicon_name = setup.get("lexicon")
-        lexicon = self.lexicon(lexicon_name if isinstance(lexicon_name, str) else None)
-        game = Game([row.name for row in seats], rules=rules, lexicon=lexicon, seed=seed, first=0)
-        remote = self.thinkers is not None and not (rules.recycle or rules.blank_swap)
-        bots: dict[int, Player] = {}
-        for row in seats:
-            if row.kind != "bot":
-                continue
-            kind = row.bot or "static"
-            if remote and self.thinkers is not None:
-                bots[row.seat] = self.thinkers.bot(game_id, kind, row.name)
-            else:
-                bots[row.seat] = make_bot(kind, row.name)
-        table = Table(game, bots, details=True)
-        room = Room(game_id, table, seats, setup)
-        self._replay(room, self.store.actions(game_id))
-        return room
-
-    def _replay(self, room: Room, actions: list[ActionRow]) -> None:
-        """Apply stored actions to a room, in order.
-
-        :raises DamagedGameError: for an action that does not replay.
-        """
-        for action in actions:
-            try:
-                self._replay_one(room, action)
-            except Exception as err:
-                raise DamagedGameError(room.game_id, action, err) from err
-
-    def _replay_one(self, room: Room, action: ActionRow) -> None:
-        if action.kind == "chat":
-            room.chat.append(Chat(action.seq, action.seat, room.seats[action.seat].name, action.text))
-        elif action.kind == "join":
-            token_hash = next((row.token_hash for row in self.store.seats(room.game_id) if row.seat == action.seat), None)
-            room.seats[action.seat] = SeatRow(action.seat, action.text, "person", None, token_hash)
-            room.game.players[action.seat].name = action.text
-        elif action.kind == "rematch":
-            room.rematch = action.text
-        else:
-            made = self._apply(room, action.seat, action.kind, action.text, action.seconds)
-            room.event_seqs.extend([action.seq] * len(made))
-        room.seq = action.seq
-
-    # -- what other processes stored ---------------------------------------------------
-
-    def refresh(self, room: Room) -> bool:
-        """Catch a room up with actions another process stored; whether there were any."""
-        with room.lock:
-            newer = self.store.actions(room.game_id, after=room.seq)
-            if not newer:
-                return False
-            try:
-                self._replay(room, newer)
-            except DamagedGameError as err:
-                self._set_aside(err)
-                raise RoomError(410, "this game is damaged: its record does not replay, and it is set aside") from None
-            for listener in list(room.listeners):
-                listener(room)
-            return True
-
-    def fresh(self, room: Room) -> Room:
-        """The room caught up with the database first, when other processes share it (for a read)."""
-        if self.shared:
-            self.refresh(room)
-        return room
-
-    def heard(self, game_id: str, seq: int) -> None:
-        """Another process stored actions of ``game_id`` up to ``seq``."""
-        with self._lock:
-            room = self._rooms.get(game_id)
-        if room is not None and seq > room.seq:
-            self.refresh(room)
-
-    def catch_up(self) -> list[Room]:
-        """Catch every room in memory up with the database (notices may have
-        been lost: a process killed after its commit, a broker restarted);
-        the rooms that had missed something."""
-        rooms = self.loaded()
-        last = self.store.last_seqs([room.game_id for room in rooms])
-        behind = [room for room in rooms if last.get(room.game_id, 0) > room.seq]
-        caught = []
-        for room in behind:
-            try:
-                if self.refresh(room):
-                    caught.append(room)
-            except RoomError:
-                pass  # set aside as damaged, and logged
-        return caught
-
-    # -- changing a game ---------------------------------------------------------------
-
-    @contextmanager
-    def _changing(self, room: Room) -> Iterator[GameLog]:
-        """A change to a room, made under its lock and its game's row lock in
-        the database: the room is first caught up with what the database
-        holds, the change is judged on that, its actions are appended to the
-        log, and all is committed when the block ends. If the block raises or
-        the commit fails, the change is taken back in memory (and the room
-        caught up again, in case the commit did happen); nothing is told.
-        Once committed, it is told (:meth:`_told`)."""
-        with room.lock:
-            mark: _Mark | None = None
-            try:
-                with self.store.locked(room.game_id) as log:
-                    self._replay(room, log.since(room.seq))
-                    mark = _Mark.of(room)
-                    yield log
-                    log.set_bot_due(room.table.bot_to_act() is not None)
-            except DamagedGameError as err:
-                self._set_aside(err)
-                raise RoomError(410, "this game is damaged: its record does not replay, and it is set aside") from None
-            except GameNotFoundError:
-                raise RoomError(404, "no such game") from None
-            except BaseException:
-                if mark is not None:
-                    mark.restore(room)
-                    try:
-                        self._replay(room, self.store.actions(room.game_id, after=room.seq))
-                    except Exception:  # the database is out of reach: the next change catches up
-                        LOGGER.exception("could not catch game %s up after a failed change", room.game_id)
-                raise
-            room.table.start_timing()
-        self._told(room)
-
-    def _told(self, room: Room) -> None:
-        """Tell this process's listeners and, best effort, the other processes
-        that the room changed. A broker that fails is logged, never the
-        player's error: the action is stored, and the others catch up anyway."""
-        for listener in list(room.listeners):
-            listener(room)
-        try:
-            self.broker.publish(room.game_id, room.seq)
-        except Exception as err:
-            LOGGER.warning("could not tell the other processes of game %s (they catch up from the database): %s",
-                           room.game_id, err)
-        if room.game.state is GameState.OVER and self.game_over is not None:
-            self.game_over(room.game_id)
-
-    def _apply(self, room: Room, seat: int, kind: str, text: str, seconds: float | None) -> list[TableEvent]:
-        table, game = room.table, room.game
-        if kind == "move":
-            return table.play(seat, game.parse_move(text), seconds=seconds)
-        if kind == "challenge":
-            return table.challenge(seat)
-        if kind == "accept":
-            return table.accept(seat)
-        if kind == "resign":
-            return table.resign(seat)
-        if kind == "timeout":
-            return table.time_out(seat, seconds=seconds)
-        raise RoomError(400, f"unknown action kind {kind!r}")
-
-    def _judged(self, room: Room, seat: int, kind: str, text: str) -> list[TableEvent]:
-        """A person's action applied to the room (not stored yet).
-
-        :raises RoomError: (400, 409 or 422) saying why it is refused; the game is unchanged.
-        """
-        try:
-            return self._apply(room, seat, kind, text, None)
-        except InvalidMoveError as err:
-            raise RoomError(400, f"not a move: {err}") from None
-        except IllegalMoveError as err:
-            refused = err.reason.name in ("WRONG_PLAYER", "GAME_OVER", "NOTHING_TO_CHALLENGE", "CHALLENGE_NOT_ALLOWED")
-            raise RoomError(409 if refused else 422, str(err)) from None
-
-    def act(
-        self, room: Room, seat: int | None, text: str, *, client_id: str | None = None, bots: bool = True
-    ) -> list[TableEvent]:
-        """Apply a client's action for ``seat`` and store it; then, unless
-        ``bots`` is false (the caller lets them move later, see
-        :meth:`advance`), the bots whose turn it is move too.
-
-        ``client_id``, any string of up to 64 characters the client makes
-        unique, makes the action idempotent: sent again (the client did not
-        hear the answer), it is stored once, and answered as the first time
-        was, with no events.
-
-        :raises RoomError: 403 for an observer, 400 for a malformed action,
-            409 for an action out of turn or after the end, 422 for a move
-            the rules refuse; the game is unchanged.
-        """
-        if seat is None:
-            raise RoomError(403, "observers cannot act: join a seat with its token")
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_ACTION_CHARS:
-            raise RoomError(400, f"an action is 1 to {MAX_ACTION_CHARS} characters of GCG notation or a command")
-        if client_id is not None and (not 1 <= len(client_id) <= MAX_CLIENT_ID or not client_id.isprintable()):
-            raise RoomError(400, f"an action's id is 1 to {MAX_CLIENT_ID} printable characters")
-        words = text.strip()
-        command = words.lower()
-        events: list[TableEvent] = []
-        with self._changing(room) as log:
-            if client_id is not None and log.repeated(client_id):
-                return []  # stored the first time it was sent
-            game = room.game
-            if game.state is GameState.OVER:
-                raise RoomError(409, f"the game is over: {game.result_text()}")
-            if command in ("challenge", "resign"):
-                kind = command
-            elif game.state is GameState.FINAL_CHALLENGE and command in ("accept", "-", ""):
-                kind = "accept"
-            else:
-                kind = "move"
-                if room.table.seat_to_act() != seat:
-                    raise RoomError(409, f"it is {game.players[room.table.seat_to_act()].name}'s turn, not yours")
-            events = self._judged(room, seat, kind, words)
-            self._write(room, log, events, client_id)
-        if bots:
-            events += self.advance(room)
-        return events
-
-    def _write(self, room: Room, log: GameLog, events: list[TableEvent], client_id: str | None = None) -> None:
-        """Append the actions these events are the result of, so that they
-        replay to the same game (the first carries the client's id)."""
-        game = room.game
-        for event in events:
-            room.event_seqs.append(log.last + 1 if _stored(event) else log.last)
-            if isinstance(event, Played):
-                move = event.move
-                text = event.notation if move.kind is MoveKind.PLACE else move.gcg(game.alphabet, game.layout)
-                room.seq = log.append(event.seat, "move", text, event.seconds, client_id=client_id)
-            elif isinstance(event, TimeUp):
-                room.seq = log.append(event.seat, "timeout", "", event.took, client_id=client_id)
-            elif isinstance(event, Challenged):
-                room.seq = log.append(event.seat, "challenge", "", client_id=client_id)
-            elif isinstance(event, EndAccepted):
-                room.seq = log.append(event.seat, "accept", "", client_id=client_id)
-            elif isinstance(event, Resigned):
-                room.seq = log.append(event.seat, "resign", "", client_id=client_id)
-            else:
-                continue
-            client_id = None
-        if game.state is GameState.OVER:
-            log.set_status("over")
-            log.queue_analysis()
-
-    # -- bots ----------------------------------------------------------------------------
-
-    def advance(self, room: Room) -> list[TableEvent]:
-        """Let the bots whose turn it is act, each action stored as it is made.
-
-        The turn is claimed first, as a lease in the database: a bot moves in
-        one process only, and if that process dies, another takes the turn
-        over once the lease runs out. A bot that thinks in a worker process
-        does so with the room free: meanwhile the room's views are read and
-        told as usual."""
-        with self._lock:
-            if room.game_id in self._advancing:
-                return []  # this process is moving the game's bots already
-            self._advancing.add(room.game_id)
-        events: list[TableEvent] = []
-        try:
-            while True:
-                with room.lock:
-                    self.fresh(room)
-                    bot = room.table.bot_to_act()
-                    if bot is None:
-                        return events
-                    seat, seq = room.table.seat_to_act(), room.seq
-                    playing = room.game.state is GameState.PLAYING
-                if not self.store.claim_bot_turn(room.game_id, self.owner, self.lease_seconds):
-                    return events  # another live process moves it
-                thought = self._think(room, bot, seat, seq) if playing else None
-                with self._changing(room) as log:
-                    if room.seq != seq:  # the game moved meanwhile (a timeout, another process): look again
-                        continue
-                    chosen = None
-                    if thought is not None and thought[0] is not None:
-                        try:
-                            chosen = (room.game.parse_move(thought[0]), thought[1])
-                        except (InvalidMoveError, IllegalMoveError):
-                            chosen = None  # the table's own bot thinks again, here
-                    made = room.table.bot_turn(chosen=chosen)
-                    self._write(room, log, made)
-                if not made:
-                    return events
-                events += made
-        finally:
-            with self._lock:
-                self._advancing.discard(room.game_id)
-            try:
-                self.store.release_bot_turn(room.game_id, self.owner)
-            except Exception:  # the lease runs out by itself
-                LOGGER.warning("could not release the bot's turn in game %s", room.game_id)
-
-    def _think(self, room: Room, bot: Player, seat: int, seq: int) -> tuple[str | None, float] | None:
-        """The bot's move worked out before the game's row is locked: in a
-        worker process (the room free meanwhile), or here under the room's
-        lock; ``None`` leaves the choice to the table."""
-        if isinstance(bot, ThinksElsewhere):
-            try:
-                return bot.think(seat)
-            except Exception:  # the workers fail: the bot thinks here instead
-                LOGGER.exception("a bot could not think in a worker process")
-                return None
-        with room.lock:
-            game = room.game
-            if room.seq != seq or game.termination is not None or room.table.challengeable_by(seat) is not None:
-                return None  # a challenge or the end to judge: the table decides, at once
-            started = room.table.now()
-            move = bot.choose(game)
-            text = game.notation(move) if move.kind is MoveKind.PLACE else move.gcg(game.alphabet, game.layout)
-            return text, max(0.0, room.table.now() - started)
-
-    def waiting(self) -> list[Room]:
-        """The games where a bot is to act and no live process holds its turn
-        (its process died, or never claimed it): this process may move them."""
-        found = []
-        for game_id in self.store.waiting_bots():
-            try:
-                room = self.load(game_id)
-            except RoomError:
-                continue  # set aside as damaged, and logged
-            if room is not None:
-                found.append(room)
-        return found
-
-    def heartbeat(self) -> None:
-        """Renew this process's leases on the bots' turns it is moving."""
-        self.store.renew_leases(self.owner, self.lease_seconds)
-
     def loaded(self) -> list[Room]:
         """The rooms in memory now."""
         with self._lock:
             return list(self._rooms.values())
 
-    def check_clocks(self, *, bots: bool = True) -> list[Room]:
-        """Make the turn a pass wherever a person's turn timer has run out,
-        by the server's clock (a client's says nothing); then, unless
-        ``bots`` is false, the bots whose turn it is move; the rooms changed."""
-        changed = []
-        for room in self.loaded():
-            game = room.game
-            if game.rules.turn_time is None or game.state is not GameState.PLAYING:
-                continue
-            with room.lock:
-                table = room.table
-                if table.is_bot(table.seat_to_act()) or not table.over_time(table.elapsed()):
-                    continue
-                try:
-                    with self._changing(room) as log:
-                        seat = table.seat_to_act()  # as the database has it
-                        if game.state is not GameState.PLAYING or table.is_bot(seat) or not table.over_time(table.elapsed()):
-                            continue
-                        self._write(room, log, self._judged(room, seat, "timeout", ""))
-                except RoomError as err:
-                    LOGGER.info("no time out in game %s: %s", room.game_id, err)
-                    continue
-                changed.append(room)
-            if bots:
-                self.advance(room)
-        return changed
-
-    # -- seats, rematches and chat -------------------------------------------------------
-
-    def rematch(self, room: Room, seat: int | None) -> tuple[Room, int, str]:
-        """The rematch of a finished game for ``seat``: the same seats, bots
-        and rules, the seats turned one place so that another player starts;
-        made by the first seat that asks. Each person's seat gets its token
-        when that person asks: the room, the seat and the token.
-
-        :raises RoomError: 403 for an observer, 409 before the end or when
-            the seat's place in the rematch is taken already.
-        """
-        if seat is None:
-            raise RoomError(403, "observers cannot ask for a rematch")
-        with room.lock:
-            self.fresh(room)
-            if room.game.state is not GameState.OVER:
-                raise RoomError(409, "the game is not over")
-            count = len(room.seats)
-            made: Room | None = None
-            if room.rematch is None:
-                seats: list[dict[str, object]] = []
-                for new in range(count):
-                    old = room.seats[(new + 1) % count]
-                    seats.append({"bot": old.bot} if old.kind == "bot" else {"open": True, "reserved": old.name})
-                setup = {key: value for key, value in room.setup.items() if key != "practice"}
-                practice = room.setup.get("practice")
-                if isinstance(practice, list) and practice:  # the practice seats turn with the others
-                    setup["practice"] = sorted((old - 1) % count for old in practice)
-                made, _ = self.create(seats, setup, secrets.randbits(62), bots=False)
-                with self._changing(room) as log:
-                    if room.rematch is None:  # no other process made one meanwhile
-                        room.rematch = made.game_id
-                        room.seq = log.append(seat, "rematch", made.game_id)
-            new_room = self.load(str(room.rematch))
-            assert new_room is not None
-        place = (seat - 1) % count
-        name = room.seats[seat].name
-        token = secrets.token_urlsafe(24)
-        with self._changing(new_room) as log:
-            row = new_room.seats[place]
-            if row.kind != "open":
-                raise RoomError(409, "your seat in the rematch is taken: use the token you were given")
-            log.take_seat(place, name, hash_token(token))
-            new_room.seq = log.append(place, "join", name)
-            new_room.seats[place] = SeatRow(place, name, "person", None, hash_token(token))
-            new_room.game.players[place].name = name
-        return new_room, place, token
-
-    def join(self, room: Room, name: str) -> tuple[int, str]:
-        """Give the next open seat to ``name``: its seat and token.
-
-        :raises RoomError: 400 for a bad name, 409 when no seat is open.
-        """
-        name = " ".join(name.split())
-        if not name or len(name) > MAX_NAME or not name.isprintable():
-            raise RoomError(400, f"a name is 1 to {MAX_NAME} printable characters")
-        token = secrets.token_urlsafe(24)
-        with self._changing(room) as log:
-            open_seats = [row for row in room.seats if row.kind == "open" and row.name == f"Seat {row.seat + 1}"]
-            if not open_seats:
-                raise RoomError(409, "no seat is open in this game")
-            if any(row.name.casefold() == name.casefold() for row in room.seats if row.kind != "open"):
-                raise RoomError(400, "another seat has that name")
-            row = open_seats[0]
-            log.take_seat(row.seat, name, hash_token(token))
-            room.seq = log.append(row.seat, "join", name)
-            room.seats[row.seat] = SeatRow(row.seat, name, "person", None, hash_token(token))
-            room.game.players[row.seat].name = name
-        return row.seat, token
-
-    def say(self, room: Room, seat: int | None, text: str) -> Chat:
-        """A chat message from a seat.
-
-        :raises RoomError: 403 for an observer, 400 for an empty or too long message.
-        """
-        if seat is None:
-            raise RoomError(403, "observers cannot chat")
-        message = " ".join(str(text).split())
-        if not message or len(message) > MAX_CHAT:
-            raise RoomError(400, f"a chat message is 1 to {MAX_CHAT} characters")
-        with self._changing(room) as log:
-            seq = log.append(seat, "chat", message)
-            room.seq = seq
-            chat = Chat(seq, seat, room.seats[seat].name, message)
-            room.chat.append(chat)
-        return chat
-
-
-def _stored(event: TableEvent) -> bool:
-    """Whether an event is stored as an action of its own."""
-    return isinstance(event, (Played, TimeUp, Challenged, EndAccepted, Resigned))
+    def _loading_lock(self, game_id: str) -> threading.Lock:
+        """The lock that lets one thread at a time rebuild a game."""
+        with self._lock:
+            return self._loading.setdefault(game_id, threading.Lock())

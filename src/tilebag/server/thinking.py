@@ -27,32 +27,33 @@ from tilebag.game import Game, GameState
 from tilebag.move import Move, MoveKind
 
 if TYPE_CHECKING:
-    from tilebag.server.rooms import Rooms
+    from tilebag.server.service import GameService
 
 LOGGER = logging.getLogger("tilebag.server")
 
-_worker_rooms: Rooms | None = None
+_worker_games: GameService | None = None
 """The worker process's own view of the database (set when it starts)."""
 
 
 def _start_worker(url: str) -> None:
-    global _worker_rooms
+    global _worker_games
     from tilebag.batch.local import exit_with_parent
     from tilebag.server.rooms import Rooms
+    from tilebag.server.service import GameService
     from tilebag.server.store import Store
 
     exit_with_parent()  # a server killed outright leaves no bot worker behind
-    _worker_rooms = Rooms(Store(url, migrate_schema=False))
+    _worker_games = GameService(Rooms(Store(url, migrate_schema=False)))
 
 
 def _think(game_id: str, kind: str, name: str, seat: int) -> str | None:
     """The move the bot at ``seat`` makes in the game as stored (GCG
     notation), or ``None`` when it is not that seat's turn there."""
-    assert _worker_rooms is not None
-    room = _worker_rooms.load(game_id)  # kept from the last time, and caught up with what was stored since
+    assert _worker_games is not None
+    room = _worker_games.load(game_id)  # kept from the last time, and caught up with what was stored since
     if room is None:
         return None
-    _worker_rooms.refresh(room)
+    _worker_games.refresh(room)
     game = room.game
     if game.turn != seat or game.state is not GameState.PLAYING:
         return None

@@ -13,11 +13,20 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
+from typing import TYPE_CHECKING
 
+from tilebag.alphabet import BLANK, BLANK_BIT
+from tilebag.board import EMPTY
+from tilebag.engine.bots import BOTS
 from tilebag.formats import cgp
 from tilebag.game import GameState
 from tilebag.record import Event, EventKind, GameRecord
-from tilebag.server.rooms import Room
+from tilebag.rules import OPTIONS, PRESET_HELP, PRESETS
+from tilebag.server.room import Room, RoomError, rules_of
+
+if TYPE_CHECKING:
+    from tilebag.server.service import GameService
 from tilebag.table import (
     Challenged,
     EndAccepted,
@@ -67,6 +76,99 @@ def record_of(room: Room, seat: int | None) -> GameRecord:
     return record
 
 
+SQUARE_CODES = {(3, 1): "W", (2, 1): "w", (1, 3): "L", (1, 2): "l"}
+"""A square's (word, letter) multipliers as one character: W triple word,
+w double word, L triple letter, l double letter; ``.`` a plain square."""
+
+
+def layout_of(room: Room) -> dict[str, object]:
+    """The board and tiles of a game, for drawing it: each row's squares as
+    characters (see :data:`SQUARE_CODES`), the start square, and each
+    tile's label, score and count."""
+    game = room.game
+    layout, alphabet = game.layout, game.alphabet
+    rows = []
+    for row in range(layout.rows):
+        squares = ""
+        for col in range(layout.cols):
+            index = row * layout.cols + col
+            key = (layout.word_multipliers[index], layout.letter_multipliers[index])
+            squares += SQUARE_CODES.get(key, ".")
+        rows.append(squares)
+    return {
+        "rows": rows,
+        "start": [layout.start // layout.cols, layout.start % layout.cols],
+        "rack_size": game.rules.rack_size,
+        "tiles": [
+            {"label": label, "score": score, "count": count}
+            for label, score, count in zip(alphabet.labels, alphabet.scores, alphabet.counts, strict=False)
+        ],
+    }
+
+
+def catalog() -> dict[str, object]:
+    """What a game on this server can be made of: presets, options, bots."""
+    return {
+        "presets": [{"name": name, "help": PRESET_HELP.get(name, ""), "options": PRESETS[name].describe()} for name in PRESETS],
+        "options": [{"name": option.flag, "help": option.help} for option in OPTIONS.values()],
+        "bots": sorted(BOTS),
+    }
+
+
+def lobby(service: GameService) -> list[dict[str, object]]:
+    """The games being played, newest first, as the lobby lists them (read without rebuilding any game)."""
+    found: list[dict[str, object]] = []
+    for game_id, setup, status, seats in service.store.lobby():
+        room = service.rooms.in_memory(game_id)
+        try:
+            rules = room.game.rules.name if room is not None else rules_of(setup).name
+        except RoomError:
+            continue
+        found.append(
+            {
+                "id": game_id,
+                "status": STATUS[room.game.state] if room is not None else status,
+                "rules": rules,
+                "seats": [{"seat": r.seat, "name": r.name, "kind": r.kind} for r in (room.seats if room else seats)],
+            }
+        )
+    return found
+
+
+def board_rows(room: Room) -> list[list[str]]:
+    """The board's rows, each a list of its squares: ``""`` empty, else the
+    tile's label (lower case for a blank), so that no client reads CGP."""
+    game = room.game
+    layout, alphabet, tiles = game.layout, game.alphabet, game.board.tiles
+    rows = []
+    for row in range(layout.rows):
+        line = []
+        for square in range(row * layout.cols, (row + 1) * layout.cols):
+            tile = tiles[square]
+            if tile == EMPTY:
+                line.append("")
+            else:
+                label = alphabet.label(tile & ~BLANK_BIT)
+                line.append(label.lower() if tile & BLANK_BIT else label)
+        rows.append(line)
+    return rows
+
+
+def last_play(room: Room) -> list[str]:
+    """The squares of the last play still on the board, as coordinates (``H8``)."""
+    game = room.game
+    last = None
+    for event in game.events:
+        if event.kind is EventKind.PLACE:
+            last = event.move
+        elif event.kind is EventKind.WITHDRAWN:
+            last = None
+    if last is None:
+        return []
+    layout = game.layout
+    return [layout.square_name(layout.square(r, c)) for r, c, _ in last.placed()]
+
+
 def board_field(room: Room) -> str:
     """The CGP board field: rows joined by ``/``, digits for empty runs, lower case for blanks."""
     game = room.game
@@ -99,11 +201,16 @@ def view(room: Room, seat: int | None) -> dict[str, object]:
         "chat": [{"seq": c.seq, "seat": c.seat, "name": c.name, "text": c.text} for c in room.chat],
     }
     data["coaching"] = room.coaching_for(seat)
+    data["rows"] = board_rows(room)
+    data["last_play"] = last_play(room)
     if seat is not None:
         data["rack"] = alphabet.format_rack(game.rack(seat))
         data["unseen"] = alphabet.format_rack(game.unseen(seat))
+        unseen = Counter("?" if t == BLANK else alphabet.label(t) for t in game.unseen(seat))
+        data["unseen_by_letter"] = dict(sorted(unseen.items(), key=lambda item: (item[0] == "?", item[0])))
     else:
         data["unseen_count"] = len(game.bag) + sum(len(game.rack(i)) for i in range(len(game.players)))
+        data["unseen_by_letter"] = {}
     if over:
         data["result"] = game.result_text()
         data["racks"] = [alphabet.format_rack(game.rack(i)) for i in range(len(game.players))]

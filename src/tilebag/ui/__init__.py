@@ -2,7 +2,7 @@
 :mod:`.cli_options`, its subcommands in the ``cmd_*`` modules), and the game
 in a terminal: who sits at the table (:mod:`.seats`), the session that
 applies typed lines to the table (:mod:`.session`), what it says
-(:mod:`.narration`, :mod:`.play_coaching`), plain lines (:mod:`.play`) or
+(:mod:`.narration`), plain lines (:mod:`.play`) or
 full screen (:mod:`.tui`, :mod:`.tui_setup`), drawn from one seat's view
 (:mod:`.view`).
 """

@@ -21,15 +21,15 @@ from dataclasses import dataclass
 
 from tilebag.alphabet import BLANK, Tile
 from tilebag.clock import Now, format_clock, format_seconds
+from tilebag.engine import coaching
 from tilebag.engine.analysis import TurnAnalysis, analyze_turn
-from tilebag.engine.players import Player, StaticPlayer
+from tilebag.engine.players import Player
 from tilebag.errors import IllegalMoveError, InvalidMoveError, NothingToUndoError, TilebagError
 from tilebag.game import Game, GameState, Termination
 from tilebag.move import Move, MoveKind
 from tilebag.record import Event
 from tilebag.rules import ChallengeMode
 from tilebag.table import Table, TableEvent
-from tilebag.ui import play_coaching
 from tilebag.ui.narration import (
     Narrator,
     blank_hint,
@@ -133,7 +133,6 @@ class Session:
         """The record the game was resumed from, if it was."""
         self.console = console
         self.save_path = save_path
-        self._hinter: StaticPlayer | None = None
         self.reviews: dict[int, TurnAnalysis] = {}
         """Each person's last move, reviewed before it was played (for ``better``)."""
         self.shown = _Shown()
@@ -515,34 +514,19 @@ class Session:
 
     def cmd_hint(self, _: str) -> Action:
         """The play the static bot would make with the rack of the player to
-        move, when the rules open the dictionary."""
-        game = self.game
+        move, when the rules open the dictionary (see :func:`~tilebag.engine.coaching.hint_lines`)."""
         if not self.coaching_allowed():
             self.say(f"Not allowed: {CLOSED_DICTIONARY}.")
             return Action.CONTINUE
-        if game.is_over():
+        if self.game.is_over():
             self.say("The game is over: there is no move to hint at.")
             return Action.CONTINUE
-        if self._hinter is None:
-            self._hinter = StaticPlayer("hint")
         try:
-            plays = self._hinter.ranked(game, top=1)
+            [hint] = coaching.hint_lines(self.game, top=1)
         except TypeError as err:
             self.say(f"No hints: {err}.")
             return Action.CONTINUE
-        if not plays:
-            self.say("Hint: no play fits your rack; exchange or pass.")
-            return Action.CONTINUE
-        best = plays[0]
-        move = best.move
-        if move.kind is MoveKind.PLACE:
-            self.say(
-                f"Hint: {game.notation(move)} for {best.score} (keeping {self.fmt_rack(best.leave) or 'nothing'})."
-            )
-        elif move.kind is MoveKind.EXCHANGE:
-            self.say(f"Hint: exchange {self.fmt_rack(move.tiles)} ({move.gcg(game.alphabet, game.layout)}).")
-        else:
-            self.say("Hint: pass (-).")
+        self.say(f"Hint: {hint}.")
         return Action.CONTINUE
 
     def cmd_time(self, _: str) -> Action:
@@ -642,27 +626,27 @@ class Session:
         if review is None:
             self.say("No move of yours to review yet.")
             return Action.CONTINUE
-        self.say_lines(play_coaching.review_lines(self.game, review))
+        self.say_lines(coaching.review_lines(self.game, review))
         return Action.CONTINUE
 
     def cmd_words(self, what: str) -> Action:
         if not self.coaching_refused():
-            self.say_lines(play_coaching.words_lines(self.game, what))
+            self.say_lines(coaching.words_lines(self.game, what))
         return Action.CONTINUE
 
     def cmd_hooks(self, words: str) -> Action:
         if not self.coaching_refused():
-            self.say_lines(play_coaching.hooks_lines(self.game, words))
+            self.say_lines(coaching.hooks_lines(self.game, words))
         return Action.CONTINUE
 
     def cmd_bingos(self, _: str) -> Action:
         if not self.coaching_refused():
-            self.say_lines(play_coaching.bingo_lines(self.game, self.seat()))
+            self.say_lines(coaching.bingo_lines(self.game, self.seat()))
         return Action.CONTINUE
 
     def cmd_advice(self, _: str) -> Action:
         if not self.coaching_refused():
-            self.say_lines(play_coaching.advice_lines(self.game, self.seat()))
+            self.say_lines(coaching.advice_lines(self.game, self.seat()))
         return Action.CONTINUE
 
     def cmd_challenge(self, who: str) -> Action:

@@ -29,32 +29,18 @@ function scoreOf(letter) {
 }
 
 function boardLetters() {
-  // the CGP board field as rows of letters ("" for an empty square)
-  return view.board.split("/").map((row) => {
-    const squares = [];
-    for (const part of row.match(/\d+|./g) || []) {
-      if (/^\d+$/.test(part)) for (let i = 0; i < Number(part); i += 1) squares.push("");
-      else squares.push(part);
-    }
-    return squares;
-  });
+  // the view's board rows: each square's tile label ("" for an empty square; lower case a blank)
+  return view.rows;
 }
 
 function squareName(row, col) { return `${COLUMNS[col]}${row + 1}`; }
 
 function lastPlaySquares() {
-  const last = [...(view.events || [])].reverse().find((e) => e.kind === "place");
-  const squares = new Set();
-  if (!last || !last.move) return squares;
-  const [where, word] = last.move.split(" ");
-  const across = /^\d/.test(where);
-  let row = Number(where.match(/\d+/)[0]) - 1;
-  let col = COLUMNS.indexOf(where.match(/[A-Z]/)[0]);
-  for (const _ of word || "") {
-    squares.add(`${row},${col}`);
-    if (across) col += 1; else row += 1;
-  }
-  return squares;
+  // the squares of the last play still on the board, as the view names them
+  return new Set((view.last_play || []).map((name) => {
+    const col = COLUMNS.indexOf(name[0]);
+    return `${Number(name.slice(1)) - 1},${col}`;
+  }));
 }
 
 function drawCoordinates() {
@@ -166,7 +152,10 @@ function drawPanels() {
   });
   $("players").replaceChildren(...players);
   $("bag").textContent = `${view.bag} tiles in the bag`;
-  $("unseen").textContent = view.unseen ? `Unseen: ${view.unseen}` : `Unseen tiles: ${view.unseen_count ?? ""}`;
+  const unseen = Object.entries(view.unseen_by_letter || {});
+  $("unseen").textContent = unseen.length
+    ? `Unseen: ${unseen.map(([letter, count]) => (count > 1 ? `${letter}×${count}` : letter)).join(" ")}`
+    : `Unseen tiles: ${view.unseen_count ?? 0}`;
   $("result").textContent = view.result || "";
   $("record").href = `/api/games/${gameId}/gcg`;
   $("record").hidden = view.status !== "over";

@@ -1,10 +1,10 @@
-"""What ``tilebag play`` says when a player asks for coaching: the short
-words, hooks, bingos and rack advice of :mod:`tilebag.engine.coach`, and the
-review of a move from :mod:`tilebag.engine.analysis`, as text lines for the
-position at hand.
+"""What a coach says, in the terminal game and on the server alike: a hint
+(the static bot's best plays for a rack), the short words, hooks, bingos and
+rack advice of :mod:`tilebag.engine.coach`, and the review of a move from
+:mod:`tilebag.engine.analysis`, as text lines for the position at hand.
 
 Each function takes the game (and the player asking) and returns lines to
-show; none changes the game. The session decides when they are allowed
+show; none changes the game. The front end decides when they are allowed
 (practice mode or an open dictionary during a game, always after it).
 
 >>> from tilebag.game import Game
@@ -23,10 +23,12 @@ from tilebag.board import EMPTY
 from tilebag.engine import coach
 from tilebag.engine.analysis import TurnAnalysis
 from tilebag.engine.equity import points
+from tilebag.engine.players import StaticPlayer
 from tilebag.engine.rack_advice import rack_advice
 from tilebag.errors import InvalidMoveError
 from tilebag.game import Game
 from tilebag.lexicon import GraphLexicon
+from tilebag.move import MoveKind
 
 WORDS_HELP = "words 2 (two-letter words), words 3 (three-letter words) or words q (Q without U)"
 
@@ -36,6 +38,31 @@ def _lexicon(game: Game) -> GraphLexicon:
     if not isinstance(lexicon, GraphLexicon):  # pragma: no cover - games are made with word lists
         raise TypeError(f"the lexicon {lexicon!r} has no word graph to list words from")
     return lexicon
+
+
+def hint_lines(game: Game, top: int = 1) -> list[str]:
+    """The static bot's ``top`` plays for the rack of the player to move, each
+    with what it scores and keeps (or the exchange or pass it would make).
+
+    >>> game = Game(["alice", "bob"], seed=1, first=0)
+    >>> game.set_rack(0, "AEINRST")
+    >>> hint_lines(game)
+    ['8B ANESTRI for 66, keeping nothing']
+    """
+    plays = StaticPlayer("hint").ranked(game, top=top)
+    if not plays:
+        return ["No play fits the rack: exchange or pass."]
+    lines = []
+    for best in plays:
+        move = best.move
+        if move.kind is MoveKind.PLACE:
+            kept = game.alphabet.format_rack(best.leave) or "nothing"
+            lines.append(f"{game.notation(move)} for {best.score}, keeping {kept}")
+        elif move.kind is MoveKind.EXCHANGE:
+            lines.append(f"exchange {game.alphabet.format_rack(move.tiles)} ({move.gcg(game.alphabet, game.layout)})")
+        else:
+            lines.append("pass (-)")
+    return lines
 
 
 def words_lines(game: Game, what: str) -> list[str]:
