@@ -195,3 +195,28 @@ def test_the_game_and_the_replay_do_not_depend_on_a_file_format(module: str) -> 
     found = reachable(import_graph(), module)
     assert "tilebag.formats.gcg" not in found
     assert not any(name.startswith(("tilebag.ui", "tilebag.server")) for name in found)
+
+
+CORE = ("tilebag", "tilebag.actions", "tilebag.game", "tilebag.table", "tilebag.view", "tilebag.position", "tilebag.record")
+"""The core's modules that front ends build on: the game, the table, what a seat may see."""
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_the_core_loads_none_of_the_wings(module: str) -> None:
+    """The core imports nothing from the engine, the formats, the user
+    interfaces or the server when it loads (a bot is whatever has a name and
+    a choose method; the engine is loaded where a game first asks for it)."""
+    code = (
+        f"import sys, importlib; importlib.import_module({module!r}); "
+        "print(sorted(m for m in sys.modules if m.startswith(('tilebag.engine', 'tilebag.formats', 'tilebag.ui', "
+        "'tilebag.server', 'tilebag.batch'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_server_imports_nothing_of_the_terminal_game() -> None:
+    graph = import_graph()
+    for name in graph:
+        if name.startswith("tilebag.server"):
+            assert not any(other.startswith("tilebag.ui") for other in graph[name]), name

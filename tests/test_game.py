@@ -1064,7 +1064,7 @@ def test_pop_returns_each_kind_of_action():
         PlayMove(Move.from_gcg("8F HORN")),
         AddPoints(0, 5),
         AddPoints(1, -10, EventKind.TIME_PENALTY),
-        TimeOut(),
+        TimeOut(3.0),
         Resign(player=0),
     ]
     assert game.move_stack == played

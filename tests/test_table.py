@@ -29,6 +29,7 @@ from tilebag.table import (
     TurnMissed,
     Undone,
 )
+from tilebag.ui.seats import resume_table, save_table
 
 WORDS = WordList(["HORN", "THORN", "NORTH", "NO", "ON", "OH", "HO", "EAT", "TEA", "AT", "TA", "FARM", "FA", "AM"], name="tiny")
 
@@ -229,8 +230,8 @@ def test_save_and_resume_keep_the_seats_and_the_bots(tmp_path: Path) -> None:
     table = Table(game, {1: StaticPlayer("Static bot")})
     table.play(0, Move.from_gcg("8F HORN"))
     path = tmp_path / "game.gcg"
-    table.save(path)
-    again = Table.resume(path, lexicon=WORDS, seed=1)
+    save_table(table, path)
+    again = resume_table(path, lexicon=WORDS, seed=1)
     assert again.game.scores == [14, 0] and again.seat_to_act() == 1
     assert list(again.bots) == [1] and again.bot_to_act() is not None
 

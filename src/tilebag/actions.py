@@ -107,9 +107,13 @@ class TakeBack(Action):
 class TimeOut(Action):
     """The turn timer of the player to move ran out: the turn is a pass.
 
-    >>> TimeOut()
-    TimeOut()
+    >>> TimeOut(), TimeOut(seconds=181.5)
+    (TimeOut(seconds=None), TimeOut(seconds=181.5))
     """
+
+    seconds: float | None = None
+    """What the turn took (a table's default: as its clock says; a stored
+    game's time out carries it, so that it replays the same)."""
 
 
 @dataclass(frozen=True)

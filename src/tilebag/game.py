@@ -458,6 +458,20 @@ class Game:
             return None
         return (event.player + 1) % len(self.players)
 
+    @property
+    def to_act(self) -> int:
+        """The player whose action the game waits for: the player to move, or
+        while the play that ended the game may be challenged, the one who may
+        challenge it.
+
+        >>> Game(["alice", "bob"], seed=7, first=1).to_act
+        1
+        """
+        if self.termination is None:
+            return self.turn
+        challenger = self.final_challenger
+        return self.turn if challenger is None else challenger
+
     def accept_end(self) -> None:
         """Accept the play that ended the game: no one challenges it, and
         the game is over (:attr:`state` becomes :attr:`GameState.OVER`).
@@ -883,7 +897,7 @@ class Game:
             raise GameOverError(f"the game is over: {self.result_text()}")
         if seconds is None:
             seconds = self.clocks.turn_left()
-        state = self._save(TimeOut())
+        state = self._save(TimeOut(seconds))
         me = state.position.turn
         state.clocks.spend(me, seconds)
         self._append(EventKind.TIME_OUT, me, 0, rack=state.position.racks[me], move=Move.pass_())

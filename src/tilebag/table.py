@@ -10,12 +10,15 @@ typed actions from a seat and is told what happened through typed events
 (:class:`TableEvent`), which it can subscribe to (:meth:`Table.subscribe`)
 or read back from :attr:`Table.log`.
 
+A bot is anything with a ``name`` and a ``choose(game)`` method (:class:`Bot`):
+the engine's bots are, and the table knows nothing else of them.
+
 >>> from tilebag.game import Game
 >>> from tilebag.engine.players import StaticPlayer
 >>> game = Game(["alice", "Static bot"], seed=7, first=0)
 >>> table = Table(game, {1: StaticPlayer("Static bot")})
 >>> game.set_rack(0, "HNORXYZ")
->>> [type(e).__name__ for e in table.play(0, game.parse_move("8F HORN"))]
+>>> [type(e).__name__ for e in table.act(0, table.parse_action("8F HORN"))]
 ['Played']
 >>> [type(e).__name__ for e in table.run_bots()]
 ['Played']
@@ -32,17 +35,14 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
 
 from tilebag.actions import AcceptEnd, Action, Challenge, PlayMove, Resign, TakeBack, TimeOut
-from tilebag.alphabet import load_alphabet
 from tilebag.clock import Now, TurnTimer
-from tilebag.engine.bots import BOTS, make_bot
-from tilebag.engine.players import Player
 from tilebag.errors import Illegal, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from tilebag.game import Game, GameState
-from tilebag.lexicon import Lexicon, load_lexicon
 from tilebag.move import Move, MoveKind
 from tilebag.record import Event, EventKind
 from tilebag.table_events import (
@@ -73,6 +73,38 @@ Listener = Callable[[TableEvent], None]
 # -- seats --------------------------------------------------------------------
 
 
+@runtime_checkable
+class Bot(Protocol):
+    """What a table asks of a bot's seat: its name, and its move when it is to
+    move. The engine's bots (:mod:`tilebag.engine.bots`) are bots; anything
+    else with these two is one too."""
+
+    name: str
+
+    def choose(self, game: Game) -> Move:
+        """The move to make (the table checks and plays it). A recycle or blank
+        swap leaves the turn with the same player: the table asks again."""
+        ...
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who sits at a seat: its name, a person or a bot (and the bot's kind),
+    and whether it has coaching whatever the rules (practice).
+
+    >>> from tilebag.game import Game
+    >>> table = Table(Game(["ann", "ben"], seed=1), practice=[1])
+    >>> table.seats
+    (SeatInfo(name='ann', kind='person', bot=None, practice=False), SeatInfo(name='ben', kind='person', bot=None, practice=True))
+    """
+
+    name: str
+    kind: Literal["person", "bot"]
+    bot: str | None = None
+    """The bot's kind (``static``, ``champion`` ...), when it says so."""
+    practice: bool = False
+
+
 def bot_names(kinds: Sequence[str]) -> list[str]:
     """Seat names for bots of these kinds, numbered when a kind repeats.
 
@@ -89,20 +121,6 @@ def bot_names(kinds: Sequence[str]) -> list[str]:
     return names
 
 
-def bot_kind_of(name: str) -> str | None:
-    """The bot kind a seat name stands for (as :func:`bot_names` makes them),
-    or ``None`` for a person.
-
-    >>> bot_kind_of("Static bot"), bot_kind_of("Beginner bot 2"), bot_kind_of("alice")
-    ('static', 'beginner', None)
-    """
-    words = name.split()
-    if len(words) in (2, 3) and words[1] == "bot" and words[0].lower() in BOTS and words[0][0].isupper():
-        if len(words) == 2 or words[2].isdigit():
-            return words[0].lower()
-    return None
-
-
 # -- the table ----------------------------------------------------------------
 
 
@@ -111,7 +129,8 @@ class Table:
 
     :param now: where time is read, in seconds (:func:`time.monotonic`).
     :param practice: coaching whatever the rules (hints, word look-ups,
-        undo against bots); the rules' open dictionary allows it too.
+        undo against bots): ``True`` for every seat, or the seats that have
+        it; the rules' open dictionary allows it to all.
     :param details: put the words each play formed in its :class:`Played`
         event (self-play, which reads no events, goes faster without).
     """
@@ -119,20 +138,25 @@ class Table:
     def __init__(
         self,
         game: Game,
-        bots: Mapping[int, Player] | None = None,
+        bots: Mapping[int, Bot] | None = None,
         *,
         now: Now = time.monotonic,
-        practice: bool = False,
+        practice: bool | Collection[int] = False,
         details: bool = True,
     ) -> None:
         self.game = game
         self.details = details
         """Whether :class:`Played` events carry the words formed (a table of
         bots only, for self-play, can do without them)."""
-        self.bots: dict[int, Player] = dict(bots or {})
+        self.bots: dict[int, Bot] = dict(bots or {})
         for seat in self.bots:
             game._seat(seat)
-        self.practice = practice
+        self.practice = practice is True
+        """Every seat has coaching, whatever the rules."""
+        self.practice_seats: frozenset[int] = frozenset(range(len(game.players))) if practice is True else frozenset(
+            practice or ()
+        )
+        """The seats that have coaching whatever the rules."""
         self.timer = TurnTimer(now)
         self.now = now
         self.before_move: Callable[[Game, Move], None] | None = None
@@ -162,16 +186,31 @@ class Table:
         """The seat whose action the table waits for: the player to move,
         or while the play that ended the game may be challenged, the player
         who may challenge it."""
-        game = self.game
-        if game.termination is None:
-            return game.turn
-        challenger = game.final_challenger
-        return game.turn if challenger is None else challenger
+        return self.game.to_act
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        """Who sits at each seat, in seat order."""
+        return tuple(self.seat_info(seat) for seat in range(len(self.game.players)))
+
+    def seat_info(self, seat: int) -> SeatInfo:
+        """Who sits at ``seat``."""
+        bot = self.bots.get(seat)
+        kind = getattr(bot, "kind", None)
+        return SeatInfo(
+            self.name(seat), "person" if bot is None else "bot", kind if isinstance(kind, str) else None,
+            seat in self.practice_seats,
+        )
 
     def coaching_allowed(self) -> bool:
-        """True when hints, word look-ups and undo are allowed: in practice,
-        or when the rules open the dictionary."""
+        """True when hints, word look-ups and undo are allowed at every seat: in
+        practice, or when the rules open the dictionary."""
         return self.practice or self.game.rules.open_dictionary
+
+    def coaching_for(self, seat: int | None) -> bool:
+        """True when ``seat`` may have hints and look words up (``None``, an
+        observer, never): an open dictionary, or a seat in practice."""
+        return seat is not None and (self.game.rules.open_dictionary or seat in self.practice_seats)
 
     def can_challenge(self) -> bool:
         """True when there is a play an opponent may challenge now."""
@@ -250,6 +289,33 @@ class Table:
                 Illegal.GAME_OVER, "the game is over: challenge its last play or accept it"
             )
 
+    def parse_action(self, text: str) -> Action:
+        """The action ``text`` asks for, as a person types it: a move in GCG
+        notation (a play ``8D WORD``, an exchange ``-AEU``, a pass ``-``, a
+        variation's ``recycle G8 Z``...), ``challenge``, ``resign``,
+        ``undo``, and while the play that ended the game may be challenged,
+        ``accept`` (or ``-``, or nothing). Whether the seat may do it now is
+        for :meth:`act` to say.
+
+        >>> from tilebag.game import Game
+        >>> table = Table(Game(["alice", "bob"], seed=1, first=0))
+        >>> table.parse_action("8D WORD"), table.parse_action("Challenge")
+        (PlayMove(move=Move.from_gcg('8D WORD'), seconds=None), Challenge(challenger=None, valid=None))
+
+        :raises InvalidMoveError: for text that is no action.
+        """
+        words = text.strip()
+        command = words.lower()
+        if command in ("challenge", "c"):
+            return Challenge()
+        if command == "resign":
+            return Resign()
+        if command in ("undo", "take back"):
+            return TakeBack()
+        if command == "accept" or (self.game.state is GameState.FINAL_CHALLENGE and command in ("-", "")):
+            return AcceptEnd()
+        return PlayMove(self.game.parse_move(words))
+
     def act(self, seat: int, action: Action) -> list[TableEvent]:
         """Do what ``seat`` asks: the same as the method of each action
         (:meth:`play`, :meth:`challenge`, :meth:`accept`, :meth:`resign`,
@@ -273,7 +339,7 @@ class Table:
         if isinstance(action, TakeBack):
             return self.undo(seat)
         if isinstance(action, TimeOut):
-            return self.time_out(seat)
+            return self.time_out(seat, seconds=action.seconds)
         raise TypeError(f"not a table action: {action!r}")
 
     def check(self, seat: int, move: Move) -> Move:
@@ -474,7 +540,7 @@ class Table:
 
     # -- bots -------------------------------------------------------------------------
 
-    def bot_to_act(self) -> Player | None:
+    def bot_to_act(self) -> Bot | None:
         """The bot whose action the table waits for, if it waits for one."""
         game = self.game
         if game.termination is None:
@@ -556,53 +622,11 @@ class Table:
         game = self.game
         return [game.alphabet.format_word(w) for w in game.words_of(event) if w not in game.lexicon]
 
-    # -- saving -----------------------------------------------------------------------
-
-    def save(self, path: str | Path) -> None:
-        """Write the game record (GCG) to ``path``.
-
-        :raises OSError: when it cannot be written.
-        """
-        from tilebag.formats.gcg import dump
-
-        dump(self.game.record(), path)
-
-    @classmethod
-    def resume(
-        cls,
-        path: str | Path,
-        *,
-        lexicon: Lexicon | str | None = None,
-        seed: int | None = None,
-        now: Now = time.monotonic,
-        practice: bool = False,
-    ) -> Table:
-        """The unfinished game saved in ``path``, at a table whose seats named
-        as bots (``Static bot``, ``Beginner bot 2`` ...) play as that kind.
-
-        :param lexicon: the game's lexicon from now on (default: the default
-            one); a name or file is loaded with the record's tile set.
-        :raises TilebagError: for a record that cannot be read or replayed
-            (naming the file and line), or whose game is over.
-        """
-        from tilebag.formats.gcg import load
-        from tilebag.formats.replay import resume
-
-        record = load(path)
-        if isinstance(lexicon, str):
-            lexicon = load_lexicon(lexicon, alphabet=load_alphabet(record.alphabet))
-        game = resume(record, lexicon=lexicon, seed=seed, source=str(path))
-        bots = {}
-        for seat, player in enumerate(game.players):
-            kind = bot_kind_of(player.name)
-            if kind is not None:
-                bots[seat] = make_bot(kind, player.name)
-        return cls(game, bots, now=now, practice=practice)
-
 
 __all__ = [
     "AcceptEnd",
     "Action",
+    "Bot",
     "BotRefused",
     "BotStalled",
     "Challenge",
@@ -613,6 +637,7 @@ __all__ = [
     "Played",
     "Resign",
     "Resigned",
+    "SeatInfo",
     "Table",
     "TableEvent",
     "TakeBack",
@@ -620,6 +645,5 @@ __all__ = [
     "TimeUp",
     "TurnMissed",
     "Undone",
-    "bot_kind_of",
     "bot_names",
 ]

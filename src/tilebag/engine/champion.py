@@ -40,6 +40,8 @@ class ChampionPlayer:
     :param workers: processes the simulation runs in (default 1; ``None``: every core).
     """
 
+    kind: ClassVar[str] = "champion"
+    """The kind it is made by (:func:`tilebag.engine.bots.make_bot`)."""
     description: ClassVar[str] = (
         "champion: plays its best plays out against the racks the opponent may hold, and solves the endgame; "
         "the strongest bot (about a second a move)"

@@ -39,7 +39,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import ClassVar
 
 from tilebag.alphabet import BLANK, BLANK_BIT, Tile, rack_tile
 from tilebag.board import Board
@@ -50,18 +50,11 @@ from tilebag.engine.variation_plays import LeaveValuer, after_action, blank_swap
 from tilebag.game import Game
 from tilebag.move import PLAYED_THROUGH, Move
 from tilebag.record import EventKind
+from tilebag.table import Bot
 
-
-@runtime_checkable
-class Player(Protocol):
-    """Anything that can choose a move for the player to move in a game."""
-
-    name: str
-
-    def choose(self, game: Game) -> Move:
-        """The move to make (the caller pushes it). A recycle or blank swap
-        leaves the turn with the same player: the caller asks again."""
-        ...
+Player = Bot
+"""Anything that can choose a move for the player to move in a game: the
+core's :class:`~tilebag.table.Bot`, which the bots here are."""
 
 
 MAX_START_ACTIONS = 4
@@ -237,6 +230,8 @@ class GreedyPlayer(_Bot):
     a recycle or blank swap when the best score after it is higher.
     """
 
+    kind: ClassVar[str] = "greedy"
+    """The kind it is made by (:func:`tilebag.engine.bots.make_bot`)."""
     description: ClassVar[str] = "greedy: always plays its highest-scoring move, whatever it keeps"
 
     def __init__(self, name: str = "greedy", *, core: str | None = None, variations: bool = True) -> None:
@@ -284,6 +279,8 @@ class StaticPlayer(_Bot):
         (default: the engine's; 0 for none).
     """
 
+    kind: ClassVar[str] = "static"
+    """The kind it is made by (:func:`tilebag.engine.bots.make_bot`)."""
     description: ClassVar[str] = "static: weighs each play's score and the tiles it keeps; the strongest bot that answers at once"
 
     def __init__(
@@ -433,6 +430,8 @@ class BeginnerPlayer:
     :param seed: mixed into every choice, to get another beginner.
     """
 
+    kind: ClassVar[str] = "beginner"
+    """The kind it is made by (:func:`tilebag.engine.bots.make_bot`)."""
     description: ClassVar[str] = "beginner: real words, mostly short plays of modest score, seldom a bingo"
 
     def engine(self, game: Game) -> Engine:

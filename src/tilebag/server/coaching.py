@@ -33,7 +33,7 @@ def coach(room: Room, seat: int | None, ask: str) -> list[str]:
     :raises RoomError: (403) when the game does not allow coaching for the
         seat, (400) for a question it does not know.
     """
-    if not room.coaching_for(seat):
+    if not room.table.coaching_for(seat):
         raise RoomError(403, "coaching needs an open dictionary, or a practice seat")
     assert seat is not None
     game = room.game

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tilebag.actions import AcceptEnd, Action, Challenge, PlayMove, Resign, TimeOut
 from tilebag.engine.bots import make_bot
 from tilebag.engine.players import Player
 from tilebag.errors import TilebagError
@@ -49,7 +50,9 @@ def rebuild(rooms: Rooms, game_id: str, setup: dict[str, object], seed: int) -> 
             continue
         kind = row.bot or "static"
         bots[row.seat] = thinkers.bot(game_id, kind, row.name) if thinkers is not None else make_bot(kind, row.name)
-    room = Room(game_id, Table(game, bots, details=True), seats, setup)
+    practice = setup.get("practice")  # the seats made with "practice": true
+    seats_in_practice = [seat for seat in practice if isinstance(seat, int)] if isinstance(practice, list) else []
+    room = Room(game_id, Table(game, bots, details=True, practice=seats_in_practice), seats, setup)
     replay(room, store.actions(game_id), rooms)
     return room
 
@@ -76,25 +79,28 @@ def _replay_one(room: Room, action: ActionRow, rooms: Rooms) -> None:
     elif action.kind == "rematch":
         room.rematch = action.text
     else:
-        made = apply(room, action.seat, action.kind, action.text, action.seconds)
+        made = room.table.act(action.seat, action_of(action, room.game))
         room.event_seqs.extend([action.seq] * len(made))
     room.seq = action.seq
 
 
-def apply(room: Room, seat: int, kind: str, text: str, seconds: float | None) -> list[TableEvent]:
-    """The table action a stored action of this kind is, applied (not stored)."""
-    table, game = room.table, room.game
-    if kind == "move":
-        return table.play(seat, game.parse_move(text), seconds=seconds)
-    if kind == "challenge":
-        return table.challenge(seat)
-    if kind == "accept":
-        return table.accept(seat)
-    if kind == "resign":
-        return table.resign(seat)
-    if kind == "timeout":
-        return table.time_out(seat, seconds=seconds)
-    raise RoomError(400, f"unknown action kind {kind!r}")
+def action_of(row: ActionRow, game: Game) -> Action:
+    """The table action a stored action is (its kind, text and time).
+
+    :raises RoomError: (400) for a kind no table action has.
+    :raises InvalidMoveError: for a move's text that is no move.
+    """
+    if row.kind == "move":
+        return PlayMove(game.parse_move(row.text), row.seconds)
+    if row.kind == "challenge":
+        return Challenge()
+    if row.kind == "accept":
+        return AcceptEnd()
+    if row.kind == "resign":
+        return Resign()
+    if row.kind == "timeout":
+        return TimeOut(row.seconds)
+    raise RoomError(400, f"unknown action kind {row.kind!r}")
 
 
 def write(room: Room, log: GameLog, events: list[TableEvent], client_id: str | None = None) -> None:

@@ -67,14 +67,6 @@ class Room:
     def game(self) -> Game:
         return self.table.game
 
-    def coaching_for(self, seat: int | None) -> bool:
-        """True when ``seat`` may have hints and look words up: an open
-        dictionary, or a seat made with ``"practice": true``."""
-        if seat is None:
-            return False
-        practice = self.setup.get("practice")
-        return self.game.rules.open_dictionary or (isinstance(practice, list) and seat in practice)
-
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to (``None`` for none: an observer).
 

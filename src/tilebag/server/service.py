@@ -25,13 +25,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from tilebag.actions import Action, TakeBack, TimeOut
 from tilebag.engine.bots import BOTS
 from tilebag.engine.players import Player
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.game import GameState
 from tilebag.move import MoveKind
 from tilebag.server.broker import Broker, LocalBroker
-from tilebag.server.replay import DamagedGameError, apply, replay, write
+from tilebag.server.replay import DamagedGameError, replay, write
 from tilebag.server.room import DAMAGED, Chat, Room, RoomError, hash_token, rules_of
 from tilebag.server.rooms import Rooms
 from tilebag.server.store import MAX_CHAT, MAX_CLIENT_ID, MAX_NAME, GameLog, GameNotFoundError, SeatRow
@@ -266,13 +267,19 @@ class GameService:
         if room.game.state is GameState.OVER and self.game_over is not None:
             self.game_over(room.game_id)
 
-    def _judged(self, room: Room, seat: int, kind: str, text: str) -> list[TableEvent]:
-        """A person's action applied to the room (not stored yet).
+    def _judged(self, room: Room, seat: int, action: Action | str) -> list[TableEvent]:
+        """A seat's action (or its text, as the table parses it) applied to the
+        room's table, which says whether the seat may do it now (not stored yet).
 
         :raises RoomError: (400, 409 or 422) saying why it is refused; the game is unchanged.
         """
+        table = room.table
         try:
-            return apply(room, seat, kind, text, None)
+            if isinstance(action, str):
+                action = table.parse_action(action)
+            if isinstance(action, TakeBack):
+                raise RoomError(400, "taking a move back is for practice in the terminal game, not online")
+            return table.act(seat, action)
         except InvalidMoveError as err:
             raise RoomError(400, f"not a move: {err}") from None
         except IllegalMoveError as err:
@@ -301,24 +308,11 @@ class GameService:
             raise RoomError(400, f"an action is 1 to {MAX_ACTION_CHARS} characters of GCG notation or a command")
         if client_id is not None and (not 1 <= len(client_id) <= MAX_CLIENT_ID or not client_id.isprintable()):
             raise RoomError(400, f"an action's id is 1 to {MAX_CLIENT_ID} printable characters")
-        words = text.strip()
-        command = words.lower()
         events: list[TableEvent] = []
         with self._changing(room) as log:
             if client_id is not None and log.repeated(client_id):
                 return []  # stored the first time it was sent
-            game = room.game
-            if game.state is GameState.OVER:
-                raise RoomError(409, f"the game is over: {game.result_text()}")
-            if command in ("challenge", "resign"):
-                kind = command
-            elif game.state is GameState.FINAL_CHALLENGE and command in ("accept", "-", ""):
-                kind = "accept"
-            else:
-                kind = "move"
-                if room.table.seat_to_act() != seat:
-                    raise RoomError(409, f"it is {game.players[room.table.seat_to_act()].name}'s turn, not yours")
-            events = self._judged(room, seat, kind, words)
+            events = self._judged(room, seat, text)
             write(room, log, events, client_id)
         if bots:
             events += self.advance(room)
@@ -444,7 +438,7 @@ class GameService:
                         seat = table.seat_to_act()  # as the database has it
                         if game.state is not GameState.PLAYING or table.is_bot(seat) or not table.over_time(table.elapsed()):
                             continue
-                        write(room, log, self._judged(room, seat, "timeout", ""))
+                        write(room, log, self._judged(room, seat, TimeOut()))
                 except RoomError as err:
                     LOGGER.info("no time out in game %s: %s", room.game_id, err)
                     continue

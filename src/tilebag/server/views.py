@@ -1,84 +1,44 @@
-"""What each client may see of a game, as JSON data.
-
-A seat's view holds its own rack and no other; an observer's holds no rack
-(the count of unseen tiles only); once the game is over everything is
-shown. Events are told the same way, by one rule (:func:`visible_events`)
-that the views and the game's record both go through: an exchange is a count
-of tiles to everyone but the seat that made it, no event holds another's
-rack, and the end-of-game counts wait for the end. Nothing here reads a
-token: the room has said which seat asks.
+"""What each client may see of a game, as JSON data: the core's seat view
+(:func:`tilebag.view.seat_view`, the one place that decides what a seat or an
+observer may see) with what the server adds (the game's id and sequence
+number, the seats' kinds, the clocks, the chat), and the record through the
+same rule (:func:`tilebag.view.visible_events`). Nothing here reads a token:
+the room has said which seat asks.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tilebag.alphabet import BLANK, BLANK_BIT
-from tilebag.board import EMPTY
 from tilebag.engine.bots import BOTS
 from tilebag.formats import cgp
 from tilebag.game import GameState
 from tilebag.record import Event, EventKind, GameRecord
 from tilebag.rules import OPTIONS, PRESET_HELP, PRESETS
 from tilebag.server.room import Room, RoomError, rules_of
+from tilebag.table import Challenged, EndAccepted, GameEnded, Played, TableEvent, TimeUp
+from tilebag.view import seat_view, visible_events
 
 if TYPE_CHECKING:
     from tilebag.server.service import GameService
-from tilebag.table import (
-    Challenged,
-    EndAccepted,
-    GameEnded,
-    Played,
-    TableEvent,
-    TimeUp,
-)
 
 STATUS = {GameState.PLAYING: "playing", GameState.FINAL_CHALLENGE: "final-challenge", GameState.OVER: "over"}
-
-END_OF_GAME = frozenset({EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY, EventKind.TIME_PENALTY})
-"""The counts made when the game ends: shown once it is over (the final challenge may still take the end back)."""
-
-
-def visible_events(room: Room, seat: int | None) -> list[Event]:
-    """The game's events as ``seat`` may see them (``None``: an observer):
-    the one rule the views and the record of a game go through.
-
-    Once the game is over, everything. Before: no rack but the seat's own,
-    another seat's exchange as its count of tiles, and none of the
-    end-of-game counts, which wait for the final challenge (with three or
-    four players, each rack's value would tell what it holds).
-    """
-    game = room.game
-    if game.state is GameState.OVER:
-        return list(game.events)
-    shown = []
-    for event in game.events:
-        if event.kind in END_OF_GAME:
-            continue
-        if seat is None or event.player != seat:
-            event = dataclasses.replace(event, rack=None)
-            if event.kind is EventKind.EXCHANGE and event.move is not None:
-                event = dataclasses.replace(event, move=None, exchange_count=len(event.move.tiles))
-        shown.append(event)
-    return shown
-
-
-def record_of(room: Room, seat: int | None) -> GameRecord:
-    """The game's record as ``seat`` may see it (see :func:`visible_events`):
-    whole once the game is over; before, with no rack but the seat's own."""
-    record = room.game.record()
-    if room.game.state is not GameState.OVER:
-        record.events = visible_events(room, seat)
-        record.final_racks = {}
-    return record
-
 
 SQUARE_CODES = {(3, 1): "W", (2, 1): "w", (1, 3): "L", (1, 2): "l"}
 """A square's (word, letter) multipliers as one character: W triple word,
 w double word, L triple letter, l double letter; ``.`` a plain square."""
+
+
+def record_of(room: Room, seat: int | None) -> GameRecord:
+    """The game's record as ``seat`` may see it (:func:`~tilebag.view.visible_events`):
+    whole once the game is over; before, with no rack but the seat's own."""
+    record = room.game.record()
+    if room.game.state is not GameState.OVER:
+        record.events = visible_events(room.game, seat)
+        record.final_racks = {}
+    return record
 
 
 def layout_of(room: Room) -> dict[str, object]:
@@ -135,40 +95,6 @@ def lobby(service: GameService) -> list[dict[str, object]]:
     return found
 
 
-def board_rows(room: Room) -> list[list[str]]:
-    """The board's rows, each a list of its squares: ``""`` empty, else the
-    tile's label (lower case for a blank), so that no client reads CGP."""
-    game = room.game
-    layout, alphabet, tiles = game.layout, game.alphabet, game.board.tiles
-    rows = []
-    for row in range(layout.rows):
-        line = []
-        for square in range(row * layout.cols, (row + 1) * layout.cols):
-            tile = tiles[square]
-            if tile == EMPTY:
-                line.append("")
-            else:
-                label = alphabet.label(tile & ~BLANK_BIT)
-                line.append(label.lower() if tile & BLANK_BIT else label)
-        rows.append(line)
-    return rows
-
-
-def last_play(room: Room) -> list[str]:
-    """The squares of the last play still on the board, as coordinates (``H8``)."""
-    game = room.game
-    last = None
-    for event in game.events:
-        if event.kind is EventKind.PLACE:
-            last = event.move
-        elif event.kind is EventKind.WITHDRAWN:
-            last = None
-    if last is None:
-        return []
-    layout = game.layout
-    return [layout.square_name(layout.square(r, c)) for r, c, _ in last.placed()]
-
-
 def board_field(room: Room) -> str:
     """The CGP board field: rows joined by ``/``, digits for empty runs, lower case for blanks."""
     game = room.game
@@ -177,43 +103,39 @@ def board_field(room: Room) -> str:
 
 
 def view(room: Room, seat: int | None) -> dict[str, object]:
-    """The game as ``seat`` sees it (``None``: an observer)."""
+    """The game as ``seat`` sees it (``None``: an observer), as JSON data."""
     game = room.game
-    table = room.table
-    over = game.state is GameState.OVER
-    alphabet = game.alphabet
+    seen = seat_view(game, seat, bots=room.table.bots)
     data: dict[str, object] = {
         "id": room.game_id,
         "seq": room.seq,
-        "status": STATUS[game.state],
+        "status": STATUS[seen.state],
         "board": board_field(room),
-        "scores": game.scores if over else list(game.scores_before_adjustments()),
-        "turn": None if over else table.seat_to_act(),
-        "bag": len(game.bag),
+        "rows": seen.board_rows(),
+        "last_play": list(seen.last_play),
+        "scores": list(seen.scores),
+        "turn": seen.turn,
+        "bag": seen.bag,
         "seats": [
-            {"seat": row.seat, "name": row.name, "kind": row.kind, "bot": row.bot, "tiles": len(game.rack(row.seat))}
-            for row in room.seats
+            {"seat": row.seat, "name": row.name, "kind": row.kind, "bot": row.bot, "tiles": player.tiles_on_rack}
+            for row, player in zip(room.seats, seen.players, strict=True)
         ],
         "you": seat,
         "rules": {"name": game.rules.name, "options": game.rules.describe()},
         "clocks": _clocks(room),
-        "events": events_of(room, seat),
+        "events": events_of(room, seen.events),
         "chat": [{"seq": c.seq, "seat": c.seat, "name": c.name, "text": c.text} for c in room.chat],
+        "coaching": room.table.coaching_for(seat),
+        "unseen_by_letter": seen.unseen_by_letter(),
     }
-    data["coaching"] = room.coaching_for(seat)
-    data["rows"] = board_rows(room)
-    data["last_play"] = last_play(room)
     if seat is not None:
-        data["rack"] = alphabet.format_rack(game.rack(seat))
-        data["unseen"] = alphabet.format_rack(game.unseen(seat))
-        unseen = Counter("?" if t == BLANK else alphabet.label(t) for t in game.unseen(seat))
-        data["unseen_by_letter"] = dict(sorted(unseen.items(), key=lambda item: (item[0] == "?", item[0])))
+        data["rack"] = seen.rack_text
+        data["unseen"] = seen.unseen_text
     else:
-        data["unseen_count"] = len(game.bag) + sum(len(game.rack(i)) for i in range(len(game.players)))
-        data["unseen_by_letter"] = {}
-    if over:
-        data["result"] = game.result_text()
-        data["racks"] = [alphabet.format_rack(game.rack(i)) for i in range(len(game.players))]
+        data["unseen_count"] = seen.unseen_count
+    if seen.racks is not None:
+        data["result"] = seen.result
+        data["racks"] = list(seen.racks)
     return data
 
 
@@ -259,13 +181,13 @@ def clock_message(room: Room) -> dict[str, object] | None:
     return {"type": "clock", "seq": room.seq, "seat": seat, "turn_left": left, "used": [round(u, 1) for u in used]}
 
 
-def events_of(room: Room, seat: int | None) -> list[dict[str, object]]:
-    """The game's events as ``seat`` may see them (:func:`visible_events`):
-    each play in GCG notation with its score and the words it formed."""
+def events_of(room: Room, events: Sequence[Event]) -> list[dict[str, object]]:
+    """Events as a seat may see them (:attr:`tilebag.view.SeatView.events`),
+    as JSON: each play in GCG notation with its score and the words it formed."""
     game = room.game
     alphabet, layout = game.alphabet, game.layout
     out: list[dict[str, object]] = []
-    for event in visible_events(room, seat):
+    for event in events:
         item: dict[str, object] = {"seat": event.player, "kind": event.kind.value, "score": event.score, "total": event.total}
         move = event.move
         if event.kind is EventKind.EXCHANGE and move is None:

@@ -52,7 +52,7 @@ from tilebag.errors import TilebagError
 from tilebag.lexicon import default_lexicon
 from tilebag.rules import Rules
 from tilebag.table import Table
-from tilebag.ui.seats import SetupError, check_bots_can_play, choose_rules, new_table
+from tilebag.ui.seats import SetupError, check_bots_can_play, choose_rules, new_table, resume_table
 from tilebag.ui.session import Console, Session
 
 
@@ -67,7 +67,7 @@ def resume_game(path: str, args: argparse.Namespace) -> Table:
     """
     if args.players or getattr(args, "bot", None):
         raise SetupError("--resume takes the players from the record: give no names and no --bot")
-    table = Table.resume(path, lexicon=args.lexicon or None, seed=args.seed, practice=bool(getattr(args, "practice", False)))
+    table = resume_table(path, lexicon=args.lexicon or None, seed=args.seed, practice=bool(getattr(args, "practice", False)))
     check_bots_can_play(table)
     return table
 

@@ -11,15 +11,20 @@ tilebag.ui.seats.SetupError: player names must differ: ann, Ann
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from tilebag.alphabet import load_alphabet
+from tilebag.clock import Now
 from tilebag.engine.bots import BOTS, make_bot
 from tilebag.errors import TilebagError
+from tilebag.formats.gcg import dump, load
+from tilebag.formats.replay import resume
 from tilebag.game import Game
-from tilebag.lexicon import load_lexicon
+from tilebag.lexicon import Lexicon, load_lexicon
 from tilebag.rules import ChallengeMode, Rules, find_rules
-from tilebag.table import Table, bot_names
+from tilebag.table import Bot, Table, bot_names
 from tilebag.ui.narration import YOU
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
@@ -122,3 +127,53 @@ def check_bots_can_play(table: Table) -> None:
         table.game.engine  # noqa: B018 - made now, once
     except TypeError as err:
         raise SetupError(str(err)) from None
+
+
+def bot_kind_of(name: str) -> str | None:
+    """The bot kind a seat name stands for (as :func:`~tilebag.table.bot_names`
+    makes them), or ``None`` for a person.
+
+    >>> bot_kind_of("Static bot"), bot_kind_of("Beginner bot 2"), bot_kind_of("alice")
+    ('static', 'beginner', None)
+    """
+    words = name.split()
+    if len(words) in (2, 3) and words[1] == "bot" and words[0].lower() in BOTS and words[0][0].isupper():
+        if len(words) == 2 or words[2].isdigit():
+            return words[0].lower()
+    return None
+
+
+def save_table(table: Table, path: str | Path) -> None:
+    """Write the table's game record (GCG) to ``path``.
+
+    :raises OSError: when it cannot be written.
+    """
+    dump(table.game.record(), path)
+
+
+def resume_table(
+    path: str | Path,
+    *,
+    lexicon: Lexicon | str | None = None,
+    seed: int | None = None,
+    now: Now = time.monotonic,
+    practice: bool = False,
+) -> Table:
+    """The unfinished game saved in ``path``, at a table whose seats named
+    as bots (``Static bot``, ``Beginner bot 2`` ...) play as that kind.
+
+    :param lexicon: the game's lexicon from now on (default: the default
+        one); a name or file is loaded with the record's tile set.
+    :raises TilebagError: for a record that cannot be read or replayed
+        (naming the file and line), or whose game is over.
+    """
+    record = load(path)
+    if isinstance(lexicon, str):
+        lexicon = load_lexicon(lexicon, alphabet=load_alphabet(record.alphabet))
+    game = resume(record, lexicon=lexicon, seed=seed, source=str(path))
+    bots: dict[int, Bot] = {}
+    for seat, player in enumerate(game.players):
+        kind = bot_kind_of(player.name)
+        if kind is not None:
+            bots[seat] = make_bot(kind, player.name)
+    return Table(game, bots, now=now, practice=practice)

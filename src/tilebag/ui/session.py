@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from tilebag.actions import PlayMove
 from tilebag.alphabet import BLANK, Tile
 from tilebag.clock import Now, format_clock, format_seconds
 from tilebag.engine import coaching
@@ -42,7 +43,8 @@ from tilebag.ui.narration import (
     rules_text,
     summary_lines,
 )
-from tilebag.ui.view import TableView, last_play_squares, table_view
+from tilebag.ui.seats import save_table
+from tilebag.view import SeatView, last_play_squares, seat_view
 
 ACCEPT_WORDS = frozenset({"", "accept", "a", "ok", "done", "end"})
 """Answers that accept a game-ending play instead of challenging it."""
@@ -81,7 +83,7 @@ class Console:
     def __init__(self) -> None:
         self.echo = not sys.stdin.isatty()
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: SeatView) -> None:
         """The table changed (a line console prints it as text when asked)."""
 
     def read(self, prompt: str) -> str | None:
@@ -212,13 +214,14 @@ class Session:
         """Squares of the last play still on the board (to highlight)."""
         return last_play_squares(self.game)
 
-    def view(self) -> TableView:
+    def view(self) -> SeatView:
         """The table as the player at the keyboard sees it, for the console."""
-        view = table_view(self.game, self.seat(), bots=self.bots)
+        seat = self.seat()
+        view = seat_view(self.game, seat, bots=self.bots)
         if view.over:
             view = dataclasses.replace(view, result=self.narrator.result_text())
-        event = self.table.challengeable_by(view.seat)
-        if event is not None and view.seat not in self.bots:
+        event = self.table.challengeable_by(seat)
+        if event is not None and seat not in self.bots:
             view = dataclasses.replace(view, challengeable=self.event_text(event))
         return view
 
@@ -573,11 +576,14 @@ class Session:
         """A placement, an exchange or a pass for the player to move, or one
         of the variations' actions (recycle, blank swap, anagram play). Once
         the turn timer has run out, anything tried makes the turn a pass."""
-        game = self.game
-        seat = game.turn
+        seat = self.game.turn
         seconds = self.table.elapsed()
         try:
-            move = self.table.check(seat, game.parse_move(text))
+            action = self.table.parse_action(text)
+            if not isinstance(action, PlayMove):  # accept: the commands took challenge, resign and undo already
+                self.tell(self.table.act(seat, action))
+                return Action.CONTINUE
+            move = self.table.check(seat, action.move)
         except (InvalidMoveError, IllegalMoveError) as err:
             if self.table.over_time(seconds):
                 self.tell(self.table.time_out(seat, seconds=seconds))
@@ -724,7 +730,7 @@ class Session:
     def save(self, path: str) -> bool:
         """Write the game record as GCG; False (and say why) when it fails."""
         try:
-            self.table.save(path)
+            save_table(self.table, path)
         except OSError as err:
             self.say(f"Cannot write {path}: {err.strerror or err}")
             return False

@@ -5,7 +5,7 @@ The game itself is the same :class:`~tilebag.table.Table`, driven by the
 same :class:`~tilebag.ui.session.Session`, as in line mode, run on a thread of its own: its console (:class:`ScreenConsole`)
 hands it the lines typed in the command line at the bottom of the screen,
 writes what it says into the message pane, and passes the snapshots of the
-table it shows (:class:`~tilebag.ui.view.TableView`) to the widgets, which
+table it shows (:class:`~tilebag.view.SeatView`) to the widgets, which
 draw them. So every rule, command, bot and timer works the same way in both
 modes, and the bots think without freezing the screen.
 
@@ -47,7 +47,7 @@ from tilebag.rules import PRESETS, Rules
 from tilebag.table import Table
 from tilebag.ui.session import Console, Session
 from tilebag.ui.tui_setup import SetupScreen, TableSetup
-from tilebag.ui.view import SquareView, TableView
+from tilebag.view import SeatView, SquareView
 
 TableMaker = tuple[Rules, Callable[[Sequence[str], Sequence[str], Rules, bool], Table]]
 """The rules to offer first on the setup screen, and how to make a table
@@ -102,7 +102,7 @@ class _BoardGeometry:
         return 0 <= row < self.rows and 0 <= col < self.cols
 
 
-def _board(view: TableView | None = None) -> _BoardGeometry:
+def _board(view: SeatView | None = None) -> _BoardGeometry:
     """The board's geometry from a view (an empty 15x15 board without one)."""
     if view is None:
         return _BoardGeometry(15, 15, frozenset())
@@ -175,7 +175,7 @@ class BoardWidget(Widget, can_focus=True):
 
     def __init__(self) -> None:
         super().__init__()
-        self.view: TableView | None = None
+        self.view: SeatView | None = None
         self.cursor = (7, 7)
         self.down = False
         self.pending: list[Pending] = []
@@ -187,7 +187,7 @@ class BoardWidget(Widget, can_focus=True):
     def on_blur(self) -> None:
         self.refresh()
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: SeatView) -> None:
         if self.view is None or view.rows != self.view.rows:
             self.cursor = (view.rows // 2, view.cols // 2)
         changed_board = self.view is None or self.view.squares != view.squares or self.view.seat != view.seat
@@ -341,17 +341,17 @@ class ScoresWidget(Static):
     brief = False
     """Count the unseen tiles rather than list them (a small screen; F3 lists them)."""
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: SeatView) -> None:
         text = Text()
-        width = max(len(seat.name) for seat in view.seats)
-        for i, seat in enumerate(view.seats):
+        width = max(len(seat.name) for seat in view.players)
+        for i, seat in enumerate(view.players):
             marker = "▶ " if seat.to_move else "  "
             style = "bold" if seat.to_move else ""
             text.append(f"{marker}{seat.name:<{width}}", style=style)
             text.append(f"  {seat.score:>4}", style="bold")
             if seat.target is not None:
                 text.append(f" / {seat.target} to win", style="dim")
-            if i < len(view.seats) - 1:
+            if i < len(view.players) - 1:
                 text.append("\n")
         text.append(f"\n\nBag: {view.bag} tile{'s' if view.bag != 1 else ''}")
         if self.brief:
@@ -392,9 +392,9 @@ class MovesWidget(RichLog):
     def on_mount(self) -> None:
         self.anchor()  # the latest turn stays in view as the pane is laid out again
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: SeatView) -> None:
         self.clear()
-        names = [seat.name for seat in view.seats]
+        names = [seat.name for seat in view.players]
         width = max(len(n) for n in names)
         for n, line in enumerate(view.log, 1):
             self.write(Text(f"{n:>3}. {names[line.player]:<{width}} {line.text:<20} {line.score:+4d} {line.total:4d}"))
@@ -460,7 +460,7 @@ class ScreenConsole(Console):
     def say(self, text: str = "") -> None:
         self.app.call_from_thread(self.app.write, text)
 
-    def show(self, view: TableView) -> None:
+    def show(self, view: SeatView) -> None:
         self.app.call_from_thread(self.app.show_view, view)
 
 
@@ -514,7 +514,7 @@ class GameApp(App[int]):
         self.leaving = False
         self.prompt = ""
         self.status = 0
-        self.view: TableView | None = None
+        self.view: SeatView | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -611,7 +611,7 @@ class GameApp(App[int]):
     def write(self, text: str) -> None:
         self.query_one(MessagesWidget).say(Text(text))
 
-    def show_view(self, view: TableView) -> None:
+    def show_view(self, view: SeatView) -> None:
         self.view = view
         board = self.query_one(BoardWidget)
         board.show(view)
@@ -629,7 +629,7 @@ class GameApp(App[int]):
             return
         board = self.query_one(BoardWidget)
         used = ["?" if blank else letter.upper() for _, _, letter, blank in board.pending]
-        name = view.seats[view.seat].name
+        name = view.players[view.seat].name if view.seat is not None else ""
         self.query_one(RackWidget).show(view.rack, used, f"{name}'s rack" if name != "You" else "Your rack")
 
     def session_ended(self, status: int) -> None:
