@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from tilebag.engine import Engine
 from tilebag.engine.endgame import solve
@@ -26,6 +26,22 @@ DEFAULT_SECONDS = 1.0
 
 PREENDGAME_CANDIDATES = 8
 """Placements the pre-endgame solves, best static equity first."""
+
+
+def fitting_search(bag_count: int, *, opponent_known: bool = True) -> Literal["peg", "endgame", "sim"]:
+    """The search that fits a position: the pre-endgame solver with one tile
+    in the bag, the exact endgame once it is empty (when the opponent's rack
+    is known, as the unseen tiles tell it), otherwise the simulation. The
+    champion plays by it, and the SIU engine's ``go auto`` answers by it.
+
+    >>> fitting_search(1), fitting_search(0), fitting_search(0, opponent_known=False), fitting_search(40)
+    ('peg', 'endgame', 'sim', 'sim')
+    """
+    if bag_count == 1:
+        return "peg"
+    if bag_count <= 0 and opponent_known:
+        return "endgame"
+    return "sim"
 
 
 class ChampionPlayer:
@@ -67,7 +83,8 @@ class ChampionPlayer:
     def choose(self, game: Game) -> Move:
         if not searchable(game):
             return self._static.choose(game)
-        if len(game.bag) == 1:
+        search = fitting_search(len(game.bag))
+        if search == "peg":
             result = solve_preendgame(
                 game.position(), self.engine(game), unseen=game.unseen(game.turn), rules=game.rules,
                 candidates=PREENDGAME_CANDIDATES, seconds=self.seconds,
@@ -75,7 +92,7 @@ class ChampionPlayer:
             self.last_preendgame = result
             if result.plays:
                 return game.check(result.plays[0].play.move)
-        if len(game.bag):
+        if search != "endgame":
             return self._sim.choose(game)
         solution = solve(game.position(), self.engine(game), rules=game.rules, seconds=self.seconds)
         if not solution.moves:

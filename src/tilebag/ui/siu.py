@@ -32,6 +32,7 @@ from tilebag.alphabet import Tile
 from tilebag.bag import Bag
 from tilebag.board import Board
 from tilebag.engine import Engine
+from tilebag.engine.champion import fitting_search
 from tilebag.engine.endgame import EndgameSolution, solve
 from tilebag.engine.inference import Inference, infer_after
 from tilebag.engine.leaves import DEFAULT_LEAVES
@@ -460,7 +461,7 @@ class SiuEngine:
         none, else the simulation); an endgame or pre-endgame asked of a
         position it does not fit is said to be so and replaced by that one
         (every ``go`` gets a move of the position, not an error)."""
-        fits = "peg" if bag_count == 1 else "endgame" if bag_count <= 0 and state.opponent_known() else "sim"
+        fits = fitting_search(bag_count, opponent_known=state.opponent_known())
         if mode == "auto":
             return fits
         if mode in NEEDS and mode != fits:
