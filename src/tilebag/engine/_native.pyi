@@ -1,4 +1,8 @@
-"""Type stub of the compiled core (``_native.c``)."""
+"""Type stub of the compiled core (its C sources are in ``native/``, see ``native/core.h``).
+
+Every method checks its arguments before a search reads them and raises
+ValueError or TypeError naming what was wrong and where; a second
+``__init__`` on an initialised object raises RuntimeError."""
 
 from collections.abc import Callable, Sequence
 

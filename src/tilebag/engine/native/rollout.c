@@ -1,6 +1,8 @@
 /*
  * The rollouts of a Monte Carlo simulation, in the compiled core
- * (tilebag/engine/sim.py is the reference, step for step).
+ * (tilebag/engine/sim.py is the reference, step for step). They search with
+ * the Core's own generator (its word filter and memo of cross-sets are
+ * worth keeping from one rollout to the next), under the GIL.
  *
  * An iteration deals the opponent a rack from the tiles the player cannot
  * see, shuffled by a seeded generator (splitmix64, then Fisher-Yates); the
@@ -15,9 +17,14 @@
  * The board, the racks and the bag are copied into fixed arrays for each
  * rollout and changed in place: nothing is allocated per play or per
  * rollout, only one result tuple per rollout.
+ *
+ * Everything from Python is checked and copied before the first rollout:
+ * the board, the racks and the unseen tiles as config.c checks them, each
+ * candidate's squares and tiles, the win table's numbers. The seeds are
+ * read first too, so no Python code runs once the rollouts have started
+ * (but for a signal handler, which finds the Core busy).
  */
-
-static int fill_doubles(PyObject *values, double *out, Py_ssize_t limit, Py_ssize_t *count, const char *what);
+#include "core.h"
 
 #define RO_GOLDEN 0x9E3779B97F4A7C15ull
 #define RO_WIN_UNITS 1000000.0
@@ -99,13 +106,13 @@ static void ro_draw(RoState *s, RoRack *rack, int n) {
 
 /* Play a move for the player to move and pass the turn (Position.make,
    with an exchange's tiles put back at the bottom of the bag). */
-static void ro_make(const Gen *g, RoState *s, const Found *move, int rack_size) {
+static void ro_make(const Config *c, RoState *s, const Found *move, int rack_size) {
     RoRack *rack = &s->racks[s->turn];
     if (move->kind == PLACE) {
         for (int i = 0; i < move->len; i++) {
             uint8_t tile = move->tiles[i];
             if (!tile) continue;
-            int square = move->down ? (move->start + i) * g->cols + move->lane : move->lane * g->cols + move->start + i;
+            int square = move->down ? (move->start + i) * c->cols + move->lane : move->lane * c->cols + move->start + i;
             s->board[square] = tile;
             ro_remove(rack, (tile & BLANK_BIT) ? 0 : tile);
         }
@@ -168,14 +175,14 @@ static int ro_best(Gen *g, RoJob *job, const RoState *s, int ply, Found *best) {
     g->valued = 1;
     g->top = 1;
     g->need_blank = 0;
-    if (begin_tiles(g, s->board, g->size, rack->tiles, rack->count) < 0) return -1;
+    begin_tiles(g, s->board, rack->tiles, rack->count);
     int endgame = s->bag_count <= 0;
     if (ro_leave_table(g, job, ply, endgame) < 0) return -1;
     int exchanges = s->bag_count >= job->exchange_min_bag;
     add_exchanges(g, exchanges, exchanges ? (rack->count < s->bag_count ? rack->count : s->bag_count) : 0);
     generate_top(g);
     if (g->failed) {
-        PyErr_SetString(PyExc_MemoryError, "rollouts: the search failed");
+        PyErr_SetString(PyExc_MemoryError, "Core.rollouts: the search failed");
         return -1;
     }
     if (!g->found_count) return 0;
@@ -186,26 +193,39 @@ static int ro_best(Gen *g, RoJob *job, const RoState *s, int ply, Found *best) {
 /* The face value of a rack's tiles (a blank's is 0). */
 static int ro_face(const Gen *g, const RoRack *rack) {
     int face = 0;
-    for (int i = 0; i < rack->count; i++) face += g->scores[rack->tiles[i]];
+    for (int i = 0; i < rack->count; i++) face += g->cfg->scores[rack->tiles[i]];
     return face;
 }
 
-/* The value of the tiles `rack` keeps (the leave valuer of sim.py's _rollout). */
-static Milli ro_leave(const Gen *g, const RoJob *job, const RoRack *rack, int bag_count) {
-    if (bag_count <= 0) return -2000 * (Milli)ro_face(g, rack);
-    int tally[64] = {0}, kinds[64], kept[64], m = 0;
+/* The value of the tiles `rack` keeps (the leave valuer of sim.py's
+   _rollout) into `value`; -1 with a ValueError when the model gives a
+   value the core cannot count. */
+static int ro_leave(const Gen *g, const RoJob *job, const RoRack *rack, int bag_count, Milli *value) {
+    *value = 0;
+    if (bag_count <= 0) {
+        *value = -2000 * (Milli)ro_face(g, rack);
+        return 0;
+    }
+    int tally[MAX_TILES] = {0}, kinds[MAX_TILES], kept[MAX_TILES], m = 0;
     for (int i = 0; i < rack->count; i++) tally[rack->tiles[i]]++;
-    for (int t = 0; t < 64; t++)
+    for (int t = 0; t < MAX_TILES; t++)
         if (tally[t]) { kinds[m] = t; kept[m] = tally[t]; m++; }
-    if (job->leave_mode == LEAVES_HEURISTIC) return to_milli(heuristic_value((const Heuristic *)job->leaves, kinds, kept, m));
-    if (job->leave_mode == LEAVES_KLV) return to_milli(klv_value((const Klv *)job->leaves, kinds, kept, m));
+    double points = 0.0;
+    if (job->leave_mode == LEAVES_HEURISTIC) points = heuristic_value((const Heuristic *)job->leaves, kinds, kept, m);
+    else if (job->leave_mode == LEAVES_KLV) points = klv_value((const Klv *)job->leaves, kinds, kept, m);
+    if (!leave_in_range(points)) {
+        PyErr_Format(PyExc_ValueError, "Core.rollouts: a leave of %d tiles has a value that is not a finite number of at most "
+                     "%lld points either way", rack->count, (long long)MAX_LEAVE_POINTS);
+        return -1;
+    }
+    *value = to_milli(points);
     return 0;
 }
 
 /* The value of what `move` keeps of the rack of the player to move, as its
    equity counts it (the leave valuer with the bag as it is before the play;
    Engine.equity less the score, as sim.py's _kept_value counts it). */
-static Milli ro_kept(const Gen *g, const RoJob *job, const RoState *s, const Found *move) {
+static int ro_kept(const Gen *g, const RoJob *job, const RoState *s, const Found *move, Milli *value) {
     RoRack leave = s->racks[s->turn];
     if (move->kind == PLACE) {
         for (int i = 0; i < move->len; i++)
@@ -213,10 +233,10 @@ static Milli ro_kept(const Gen *g, const RoJob *job, const RoState *s, const Fou
     } else if (move->kind == EXCHANGE) {
         for (int i = 0; i < move->len; i++) ro_remove(&leave, move->tiles[i]);
     }
-    return ro_leave(g, job, &leave, s->bag_count);
+    return ro_leave(g, job, &leave, s->bag_count, value);
 }
 
-/* The racks counted at the end of a rollout's game (game_end.py): after
+/* The racks counted at the end of a rollout's game (Game._count_racks, game.py): after
    too many scoreless turns each side loses its rack's value; a side that
    went out gains the other's, which the other loses (the spread is the
    same when the rules double it instead). */
@@ -248,16 +268,16 @@ static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *can
     s.turn = start->turn;
     s.gained[0] = s.gained[1] = 0;
     Milli kept[2] = {0, 0}; /* the value of what each side's last play kept */
-    kept[s.turn] = ro_kept(g, job, &s, candidate);
-    ro_make(g, &s, candidate, job->rack_size);
+    if (ro_kept(g, job, &s, candidate, &kept[s.turn]) < 0) return -1;
+    ro_make(g->cfg, &s, candidate, job->rack_size);
     for (int ply = 0; ply < job->plies; ply++) {
         if (ro_over(&s, job->scoreless_limit)) break;
         Found best;
         int found = ro_best(g, job, &s, ply, &best);
         if (found < 0) return -1;
         if (!found) break;
-        kept[s.turn] = ro_kept(g, job, &s, &best);
-        ro_make(g, &s, &best, job->rack_size);
+        if (ro_kept(g, job, &s, &best, &kept[s.turn]) < 0) return -1;
+        ro_make(g->cfg, &s, &best, job->rack_size);
     }
     int me = job->me;
     int over = ro_over(&s, job->scoreless_limit);
@@ -284,56 +304,131 @@ static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *can
     return 0;
 }
 
-/* A candidate from Python: (kind, start, lane, down, tiles, score). */
-static int ro_candidate(const Gen *g, PyObject *item, Found *f) {
+#define RO_MOST_SCORELESS 1000000 /* scoreless turns are counted in an int, one more a ply */
+
+/* Candidate `number` from Python, (kind, start, lane, down, tiles, score),
+   checked as a rollout plays it: a placement's squares on the board and
+   its tiles 0 (through a board tile) or tiles a board holds; an exchange's
+   tiles on the rack (`rack_counts`), since as many are drawn as it gives
+   back; a score a play can make. */
+static int ro_candidate(const Config *c, PyObject *item, Py_ssize_t number, const int *rack_counts, Found *f) {
     int kind, start, lane, down, score;
     Py_buffer tiles;
     if (!PyTuple_Check(item)) {
-        PyErr_SetString(PyExc_TypeError, "rollouts: a candidate is a tuple (kind, start, lane, down, tiles, score)");
+        PyErr_Format(PyExc_TypeError, "Core.rollouts: candidate %zd is a %.100s, not a tuple (kind, start, lane, down, tiles, score)",
+                     number, Py_TYPE(item)->tp_name);
         return -1;
     }
     if (!PyArg_ParseTuple(item, "iiipy*i", &kind, &start, &lane, &down, &tiles, &score)) return -1;
-    int length = down ? g->rows : g->cols, lanes = down ? g->cols : g->rows;
-    int ok = kind >= PLACE && kind <= PASS && tiles.len <= MAX_LANE;
-    if (ok && kind == PLACE) ok = start >= 0 && lane >= 0 && lane < lanes && start + tiles.len <= length;
-    if (ok && kind == EXCHANGE) ok = tiles.len <= MAX_RACK;
+    int ok = 0, length = down ? c->rows : c->cols, lanes = down ? c->cols : c->rows;
+    const uint8_t *t = tiles.buf;
+    if (kind < PLACE || kind > PASS) {
+        PyErr_Format(PyExc_ValueError, "Core.rollouts: candidate %zd has kind %d (0 a placement, 1 an exchange, 2 the pass)",
+                     number, kind);
+    } else if (score < -MAX_PLAY_SCORE || score > MAX_PLAY_SCORE) {
+        PyErr_Format(PyExc_ValueError, "Core.rollouts: candidate %zd scores %d, more than a play can (%d)", number, score,
+                     MAX_PLAY_SCORE);
+    } else if (kind == PLACE && (start < 0 || lane < 0 || lane >= lanes || tiles.len > MAX_LANE ||
+                                 start + tiles.len > length)) {
+        PyErr_Format(PyExc_ValueError,
+                     "Core.rollouts: candidate %zd, %zd squares from %d on %s %d, is off the board of %d rows of %d", number,
+                     tiles.len, start, down ? "column" : "row", lane, c->rows, c->cols);
+    } else if (kind == EXCHANGE && tiles.len > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError, "Core.rollouts: candidate %zd exchanges %zd tiles, more than a rack holds (%d)", number,
+                     tiles.len, MAX_RACK);
+    } else if (kind == PASS && tiles.len > MAX_LANE) {
+        PyErr_Format(PyExc_ValueError, "Core.rollouts: candidate %zd, a pass, has %zd tiles", number, tiles.len);
+    } else {
+        ok = 1;
+        int taken[MAX_TILES] = {0};
+        for (Py_ssize_t i = 0; ok && i < tiles.len; i++) {
+            if (kind == PLACE && t[i] && !is_board_tile(c, t[i])) {
+                PyErr_Format(PyExc_ValueError,
+                             "Core.rollouts: candidate %zd places byte 0x%02x at %zd, not a tile (0 through a board tile, "
+                             "1 to %d a letter, 0x80 plus a letter a blank)",
+                             number, t[i], i, c->tile_count - 1);
+                ok = 0;
+            } else if (kind == EXCHANGE && (t[i] >= c->tile_count || ++taken[t[i]] > rack_counts[t[i]])) {
+                PyErr_Format(PyExc_ValueError, "Core.rollouts: candidate %zd exchanges tile %d (at %zd), which the rack does not hold",
+                             number, t[i], i);
+                ok = 0;
+            }
+        }
+    }
     if (ok) {
         memset(f, 0, sizeof *f);
         f->kind = (uint8_t)kind;
         f->start = (uint8_t)start;
         f->lane = (uint8_t)lane;
         f->down = (uint8_t)down;
-        f->len = (uint8_t)tiles.len;
+        f->len = kind == PASS ? 0 : (uint8_t)tiles.len;
         f->score = score;
-        memcpy(f->tiles, tiles.buf, (size_t)tiles.len);
+        if (f->len) memcpy(f->tiles, tiles.buf, (size_t)f->len); /* an empty buffer's pointer may be NULL */
     }
     PyBuffer_Release(&tiles);
-    if (!ok) PyErr_SetString(PyExc_ValueError, "rollouts: a candidate is (kind, start, lane, down, tiles, score)");
     return ok ? 0 : -1;
 }
 
-/* The win table, or none: (spread_before, scales, edges) or None. */
+/* The win table, or none: (spread_before, scales, edges) or None. Every
+   number finite and every scale above 0, so that a chance of winning is a
+   number (a NaN has no integer to round to). */
 static int ro_wins(RoJob *job, PyObject *wins) {
     job->wins = wins != Py_None;
     if (!job->wins) return 0;
     PyObject *scales, *edges;
     if (!PyTuple_Check(wins)) {
-        PyErr_SetString(PyExc_TypeError, "rollouts: wins is None or (spread before, scales, edges)");
+        PyErr_SetString(PyExc_TypeError, "Core.rollouts: wins is None or (spread before, scales, edges)");
         return -1;
     }
     if (!PyArg_ParseTuple(wins, "dOO", &job->spread_before, &scales, &edges)) return -1;
-    Py_ssize_t n = 0, m = 0;
-    if (fill_doubles(scales, job->scales, RO_MAX_TILES, &n, "scales") < 0) return -1;
-    if (fill_doubles(edges, job->edges, RO_MAX_TILES, &m, "edges") < 0) return -1;
-    if (n < 1 || n != m) {
-        PyErr_SetString(PyExc_ValueError, "rollouts: a win table has as many scales as edges, at least one");
+    if (!isfinite(job->spread_before)) {
+        PyErr_SetString(PyExc_ValueError, "Core.rollouts: the spread before is not a finite number");
         return -1;
     }
+    Py_ssize_t n = 0, m = 0;
+    if (fill_doubles(scales, job->scales, RO_MAX_TILES, &n, "Core.rollouts: the win table's scales") < 0) return -1;
+    if (fill_doubles(edges, job->edges, RO_MAX_TILES, &m, "Core.rollouts: the win table's edges") < 0) return -1;
+    if (n < 1 || n != m) {
+        PyErr_Format(PyExc_ValueError, "Core.rollouts: a win table has as many scales as edges, at least one (not %zd and %zd)",
+                     n, m);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!(job->scales[i] > 0)) {
+            PyErr_Format(PyExc_ValueError, "Core.rollouts: the win table's scale at %zd is not above 0", i);
+            return -1;
+        }
     job->win_counts = (int)n;
     return 0;
 }
 
-PyDoc_STRVAR(Core_rollouts_doc,
+/* The racks and the unseen tiles as a rollout deals them: checked as
+   config.c checks rack tiles, and sized so that no rack outgrows its
+   array (`rack_size` tiles at most, drawn back up to after each play). */
+static int ro_check_deal(const Config *c, const Py_buffer *rack, const Py_buffer *kept, const Py_buffer *unseen,
+                         int other_size, int rack_size) {
+    const char *what = "Core.rollouts";
+    if (check_rack(c, rack->buf, rack->len, MAX_RACK, what, "the rack") < 0 ||
+        check_rack(c, kept->buf, kept->len, MAX_RACK, what, "the opponent's kept tiles") < 0 ||
+        check_rack(c, unseen->buf, unseen->len, RO_MAX_TILES - 2 * MAX_RACK, what, "the unseen tiles") < 0)
+        return -1;
+    if (other_size < 0 || other_size > unseen->len || other_size + kept->len > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError,
+                     "Core.rollouts: the opponent's %d dealt tiles (and %zd kept) do not fit: %zd unseen, a rack of "
+                     "at most %d",
+                     other_size, kept->len, unseen->len, MAX_RACK);
+        return -1;
+    }
+    Py_ssize_t fullest = rack->len > kept->len + other_size ? rack->len : kept->len + other_size;
+    if (rack_size < fullest || rack_size > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError, "Core.rollouts: a rack size of %d, where the racks dealt hold %zd tiles (at most %d)",
+                     rack_size, fullest, MAX_RACK);
+        return -1;
+    }
+    return 0;
+}
+
+INTERNAL const char Core_rollouts_doc[] = PyDoc_STR(
 "rollouts(board, rack, other_size, unseen, candidates, seeds, plies, leaves, exchange_min_bag,\n"
 "         scoreless, scoreless_limit, rack_size, wins, kept=b'')\n--\n\n"
 "The rollouts of a simulation from a position (`rack` the player to move's, the\n"
@@ -343,80 +438,114 @@ PyDoc_STRVAR(Core_rollouts_doc,
 "score). `leaves` is None, a Heuristic or a Klv; `wins` None or (spread before,\n"
 "scales, edges). tilebag.engine.sim is the reference.");
 
-static PyObject *Core_rollouts(Core *self, PyObject *args) {
+/* Everything a call brings, checked and copied before the first rollout. */
+typedef struct RoCall {
+    uint8_t unseen[RO_MAX_TILES], kept[MAX_RACK];
+    int unseen_count, kept_count;
+    Found *moves;
+    Py_ssize_t count;
+    uint64_t *seeds;
+    Py_ssize_t iterations;
+} RoCall;
+
+/* The candidates and the seeds, read into `call` (the rack's counts for the exchanges). */
+static int ro_read_lists(const Config *c, PyObject *candidates, PyObject *seeds, const int *rack_counts, RoCall *call) {
+    PyObject *cand_seq = PySequence_Fast(candidates, "Core.rollouts: the candidates must be a sequence");
+    if (!cand_seq) return -1;
+    PyObject *seed_seq = PySequence_Fast(seeds, "Core.rollouts: the seeds must be a sequence");
+    if (!seed_seq) {
+        Py_DECREF(cand_seq);
+        return -1;
+    }
+    int ok = 1;
+    call->count = PySequence_Fast_GET_SIZE(cand_seq);
+    call->iterations = PySequence_Fast_GET_SIZE(seed_seq);
+    call->moves = PyMem_RawMalloc((size_t)(call->count ? call->count : 1) * sizeof(Found));
+    call->seeds = PyMem_RawMalloc((size_t)(call->iterations ? call->iterations : 1) * sizeof(uint64_t));
+    if (!call->moves || !call->seeds) {
+        PyErr_NoMemory();
+        ok = 0;
+    }
+    for (Py_ssize_t i = 0; ok && i < call->count; i++)
+        ok = ro_candidate(c, PySequence_Fast_GET_ITEM(cand_seq, i), i, rack_counts, &call->moves[i]) == 0;
+    for (Py_ssize_t i = 0; ok && i < call->iterations; i++) {
+        call->seeds[i] = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(seed_seq, i));
+        ok = !PyErr_Occurred();
+    }
+    Py_DECREF(cand_seq);
+    Py_DECREF(seed_seq);
+    return ok ? 0 : -1;
+}
+
+INTERNAL PyObject *Core_rollouts(Core *self, PyObject *args) {
     Py_buffer board, rack, unseen, kept = {0};
     int other_size, plies, min_bag, scoreless, scoreless_limit, rack_size;
     PyObject *candidates, *seeds, *leaves, *wins;
+    if (core_take(self, "Core.rollouts") < 0) return NULL;
     if (!PyArg_ParseTuple(args, "y*y*iy*OOiOiiiiO|y*", &board, &rack, &other_size, &unseen, &candidates, &seeds, &plies,
-                          &leaves, &min_bag, &scoreless, &scoreless_limit, &rack_size, &wins, &kept))
+                          &leaves, &min_bag, &scoreless, &scoreless_limit, &rack_size, &wins, &kept)) {
+        core_give_back(self);
         return NULL;
+    }
+    const Config *cfg = &self->config;
     Gen *g = &self->gen;
-    PyObject *result = NULL, *cand_seq = NULL, *seed_seq = NULL;
-    Found *moves = NULL;
-    RoJob *job = PyMem_Calloc(1, sizeof(RoJob));
-    RoState *start = PyMem_Calloc(1, sizeof(RoState));
-    uint8_t *dealt = NULL;
-    if (!job || !start) { PyErr_NoMemory(); goto done; }
-    if (board.len != g->size || rack.len > MAX_RACK || other_size < 0 || other_size + kept.len > MAX_RACK ||
-        other_size > unseen.len || unseen.len > RO_MAX_TILES - 2 * MAX_RACK || rack_size > MAX_RACK || plies < 0) {
-        PyErr_SetString(PyExc_ValueError, "rollouts: the board, the racks or the unseen tiles do not fit the core");
+    PyObject *result = NULL;
+    RoJob *job = PyMem_RawCalloc(1, sizeof(RoJob));
+    RoState *start = PyMem_RawCalloc(1, sizeof(RoState));
+    RoCall *call = PyMem_RawCalloc(1, sizeof(RoCall));
+    uint8_t dealt[RO_MAX_TILES];
+    if (!job || !start || !call) { PyErr_NoMemory(); goto done; }
+    /* the buffers: checked, then copied at once (no Python code runs in between) */
+    if (check_board(cfg, board.buf, board.len, "Core.rollouts") < 0) goto done;
+    if (ro_check_deal(cfg, &rack, &kept, &unseen, other_size, rack_size) < 0) goto done;
+    memcpy(start->board, board.buf, (size_t)board.len);
+    if (rack.len) memcpy(start->racks[0].tiles, rack.buf, (size_t)rack.len); /* an empty buffer's may be NULL */
+    start->racks[0].count = (int)rack.len;
+    if (unseen.len) memcpy(call->unseen, unseen.buf, (size_t)unseen.len);
+    call->unseen_count = (int)unseen.len;
+    if (kept.len) memcpy(call->kept, kept.buf, (size_t)kept.len); /* left out, its buffer is NULL */
+    call->kept_count = (int)kept.len;
+    if (plies < 0) {
+        PyErr_Format(PyExc_ValueError, "Core.rollouts: %d plies; a rollout plays 0 or more", plies);
         goto done;
     }
-    int in_range = 1;
-    for (Py_ssize_t i = 0; i < unseen.len; i++) in_range &= ((const uint8_t *)unseen.buf)[i] < 64;
-    for (Py_ssize_t i = 0; i < rack.len; i++) in_range &= ((const uint8_t *)rack.buf)[i] < 64;
-    for (Py_ssize_t i = 0; i < kept.len; i++) in_range &= ((const uint8_t *)kept.buf)[i] < 64;
-    if (!in_range) {
-        PyErr_SetString(PyExc_ValueError, "rollouts: a tile is out of range (0..63)");
+    if (scoreless < 0 || scoreless > RO_MOST_SCORELESS || scoreless_limit < 0 || scoreless_limit > RO_MOST_SCORELESS) {
+        PyErr_Format(PyExc_ValueError, "Core.rollouts: scoreless turns %d and their limit %d must be 0 to %d", scoreless,
+                     scoreless_limit, RO_MOST_SCORELESS);
         goto done;
     }
-    if (leaves == Py_None) job->leave_mode = LEAVES_NONE;
-    else if (PyObject_TypeCheck(leaves, &HeuristicType)) job->leave_mode = LEAVES_HEURISTIC;
-    else if (PyObject_TypeCheck(leaves, &KlvType)) job->leave_mode = LEAVES_KLV;
-    else {
-        PyErr_SetString(PyExc_TypeError, "rollouts: leaves must be None, a Heuristic or a Klv");
-        goto done;
-    }
+    int mode = leave_mode_of(leaves, "Core.rollouts");
+    if (mode < 0) goto done;
+    job->leave_mode = mode;
     job->leaves = leaves;
     job->plies = plies;
     job->exchange_min_bag = min_bag;
     job->scoreless_limit = scoreless_limit;
     job->rack_size = rack_size;
     if (ro_wins(job, wins) < 0) goto done;
-    cand_seq = PySequence_Fast(candidates, "rollouts: the candidates must be a sequence");
-    seed_seq = cand_seq ? PySequence_Fast(seeds, "rollouts: the seeds must be a sequence") : NULL;
-    if (!seed_seq) goto done;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(cand_seq), iterations = PySequence_Fast_GET_SIZE(seed_seq);
-    moves = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Found));
-    dealt = PyMem_Malloc((size_t)(unseen.len ? unseen.len : 1));
-    if (!moves || !dealt) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t c = 0; c < count; c++)
-        if (ro_candidate(g, PySequence_Fast_GET_ITEM(cand_seq, c), &moves[c]) < 0) goto done;
+    int rack_counts[MAX_TILES] = {0};
+    for (int i = 0; i < start->racks[0].count; i++) rack_counts[start->racks[0].tiles[i]]++;
+    if (ro_read_lists(cfg, candidates, seeds, rack_counts, call) < 0) goto done;
     if (ready_for_top(g) < 0) goto done;
     job->me = 0;
-    memcpy(start->board, board.buf, (size_t)board.len);
-    memcpy(start->racks[0].tiles, rack.buf, (size_t)rack.len);
-    start->racks[0].count = (int)rack.len;
     start->scoreless = scoreless;
     start->turn = 0;
-    result = PyList_New(iterations);
+    result = PyList_New(call->iterations);
     if (!result) goto done;
-    for (Py_ssize_t i = 0; i < iterations; i++) {
-        uint64_t seed = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(seed_seq, i));
-        if (PyErr_Occurred()) { Py_CLEAR(result); goto done; }
-        memcpy(dealt, unseen.buf, (size_t)unseen.len);
-        ro_shuffle(dealt, (int)unseen.len, seed);
-        if (kept.len) memcpy(start->racks[1].tiles, kept.buf, (size_t)kept.len);
-        memcpy(start->racks[1].tiles + kept.len, dealt, (size_t)other_size);
-        start->racks[1].count = (int)kept.len + other_size;
-        start->bag_count = (int)unseen.len - other_size;
+    for (Py_ssize_t i = 0; i < call->iterations; i++) {
+        memcpy(dealt, call->unseen, (size_t)call->unseen_count);
+        ro_shuffle(dealt, call->unseen_count, call->seeds[i]);
+        memcpy(start->racks[1].tiles, call->kept, (size_t)call->kept_count);
+        memcpy(start->racks[1].tiles + call->kept_count, dealt, (size_t)other_size);
+        start->racks[1].count = call->kept_count + other_size;
+        start->bag_count = call->unseen_count - other_size;
         memcpy(start->bag, dealt + other_size, (size_t)start->bag_count);
-        PyObject *values = PyList_New(count);
+        PyObject *values = PyList_New(call->count);
         if (!values) { Py_CLEAR(result); goto done; }
         PyList_SET_ITEM(result, i, values);
-        for (Py_ssize_t c = 0; c < count; c++) {
+        for (Py_ssize_t c = 0; c < call->count; c++) {
             long long value, points;
-            if (ro_rollout(g, job, start, &moves[c], &value, &points) < 0) { Py_CLEAR(result); goto done; }
+            if (ro_rollout(g, job, start, &call->moves[c], &value, &points) < 0) { Py_CLEAR(result); goto done; }
             PyObject *pair = Py_BuildValue("(LL)", value, points);
             if (!pair) { Py_CLEAR(result); goto done; }
             PyList_SET_ITEM(values, c, pair);
@@ -424,15 +553,17 @@ static PyObject *Core_rollouts(Core *self, PyObject *args) {
         if ((i & 7) == 7 && PyErr_CheckSignals() < 0) { Py_CLEAR(result); goto done; }
     }
 done:
-    Py_XDECREF(cand_seq);
-    Py_XDECREF(seed_seq);
-    PyMem_Free(moves);
-    PyMem_Free(dealt);
-    PyMem_Free(job);
-    PyMem_Free(start);
+    if (call) {
+        PyMem_RawFree(call->moves);
+        PyMem_RawFree(call->seeds);
+    }
+    PyMem_RawFree(call);
+    PyMem_RawFree(job);
+    PyMem_RawFree(start);
     PyBuffer_Release(&board);
     PyBuffer_Release(&rack);
     PyBuffer_Release(&unseen);
     if (kept.obj) PyBuffer_Release(&kept);
+    core_give_back(self);
     return result;
 }

@@ -1,6 +1,7 @@
 /*
- * tilebag._native: the exact endgame search, included by _native.c (it
- * uses the generator's state, Gen, and its functions).
+ * The exact endgame search of the compiled core: it generates its moves
+ * with the core's generator (movegen.c), reading the Core's configuration
+ * in place and writing only its own working memory.
  *
  * It is tilebag/engine/endgame.py (the reference) step for step, so both
  * search the same positions in the same order and find the same values,
@@ -46,12 +47,17 @@
  * (each node's moves above its parent's; it doubles in the rare line that
  * needs more). The search runs without the GIL: it takes it back a few
  * times a second to ask the caller's stop function and to see Ctrl+C, and
- * after each depth to report it. It works on its own copy of the core's
- * generator state, so the core can go on generating plays meanwhile.
+ * after each depth to report it. It has its own generator working memory
+ * (Gen) and only reads the Core's configuration, which a Core never
+ * changes after it is made (a second __init__ is refused), so the core can
+ * go on generating plays meanwhile, from another thread or from the
+ * callbacks.
  *
  * Build with -DEG_CHECK to check the kept cross-sets, anchors and lane
  * keys against a full computation at every generation (slow).
  */
+#include "core.h"
+
 #ifdef _WIN32
 #include <windows.h>
 static double eg_now(void) { return (double)GetTickCount64() / 1000.0; }
@@ -165,7 +171,8 @@ typedef struct EgLanePlays {
 } EgLanePlays;
 
 typedef struct Endgame {
-    Gen gen;                         /* a private copy of the core's generator */
+    const Config *cfg;               /* the Core's, only read */
+    Gen gen;                         /* this search's own generator memory */
     /* the position */
     uint8_t board[MAX_SQUARES];
     int board_tiles;
@@ -234,7 +241,7 @@ static inline uint64_t eg_square_key(const Endgame *e, int square, uint8_t tile)
 /* Fixed keys (the same every call, so searches are repeatable). */
 static void eg_make_keys(Endgame *e) {
     uint64_t seed = 0x74696C65626167ull; /* "tilebag" */
-    for (int i = 0; i < e->gen.size * 128; i++) e->square_keys[i] = eg_mix(seed++);
+    for (int i = 0; i < e->cfg->size * 128; i++) e->square_keys[i] = eg_mix(seed++);
     for (int side = 0; side < 2; side++)
         for (int t = 0; t < 64; t++)
             for (int n = 0; n <= MAX_RACK; n++) e->rack_keys[side][t][n] = eg_mix(seed++);
@@ -250,7 +257,7 @@ static uint64_t eg_rack_hash(const Endgame *e, int side, int as) {
 
 static uint64_t eg_full_hash(const Endgame *e) {
     uint64_t hash = eg_rack_hash(e, 0, 0) ^ eg_rack_hash(e, 1, 1);
-    for (int s = 0; s < e->gen.size; s++)
+    for (int s = 0; s < e->cfg->size; s++)
         if (e->board[s]) hash ^= eg_square_key(e, s, e->board[s]);
     return hash;
 }
@@ -340,14 +347,14 @@ static inline int eg_stored_bound(const EgEntry *entry) { return entry->bound - 
 
 /* ---- making and unmaking moves ------------------------------------------------------ */
 
-static inline int eg_square(const Gen *g, const Found *move, int i) {
+static inline int eg_square(const Config *c, const Found *move, int i) {
     int along = move->start + i;
-    return move->down ? along * g->cols + move->lane : move->lane * g->cols + along;
+    return move->down ? along * c->cols + move->lane : move->lane * c->cols + along;
 }
 
 static inline int eg_rack_tile(uint8_t tile) { return (tile & BLANK_BIT) ? 0 : tile; }
 
-static inline int eg_face(const Endgame *e, int rack_tile) { return rack_tile ? e->gen.scores[rack_tile] : 0; }
+static inline int eg_face(const Endgame *e, int rack_tile) { return rack_tile ? e->cfg->scores[rack_tile] : 0; }
 
 /* A rack's count of a tile changed from `count` to `count + step`. */
 static inline void eg_count(Endgame *e, int side, int tile, int step) {
@@ -363,8 +370,8 @@ static inline void eg_count(Endgame *e, int side, int tile, int step) {
 static inline void eg_flip_tile(Endgame *e, int square, uint8_t tile) {
     uint64_t key = eg_square_key(e, square, tile);
     e->hash ^= key;
-    e->lane_letters[0][square / e->gen.cols] ^= key;
-    e->lane_letters[1][square % e->gen.cols] ^= key;
+    e->lane_letters[0][square / e->cfg->cols] ^= key;
+    e->lane_letters[1][square % e->cfg->cols] ^= key;
 }
 
 /* Play a move for the player to move and pass the turn; returns the
@@ -375,7 +382,7 @@ static int eg_make(Endgame *e, const Found *move) {
         for (int i = 0; i < move->len; i++) {
             uint8_t tile = move->tiles[i];
             if (!tile) continue;
-            int square = eg_square(&e->gen, move, i);
+            int square = eg_square(e->cfg, move, i);
             e->board[square] = tile;
             e->board_tiles++;
             eg_flip_tile(e, square, tile);
@@ -397,7 +404,7 @@ static void eg_unmake(Endgame *e, const Found *move, int scoreless) {
     for (int i = 0; i < move->len; i++) {
         uint8_t tile = move->tiles[i];
         if (!tile) continue;
-        int square = eg_square(&e->gen, move, i);
+        int square = eg_square(e->cfg, move, i);
         e->board[square] = 0;
         e->board_tiles--;
         eg_flip_tile(e, square, tile);
@@ -424,12 +431,12 @@ static int eg_entry_move(const Endgame *e, const EgEntry *entry, Found *move) {
     move->start = entry->start;
     move->lane = entry->lane;
     move->len = entry->len;
-    const Gen *g = &e->gen;
-    int lane_length = move->down ? g->rows : g->cols, lanes = move->down ? g->cols : g->rows;
+    const Config *c = e->cfg;
+    int lane_length = move->down ? c->rows : c->cols, lanes = move->down ? c->cols : c->rows;
     if (move->lane >= lanes || move->start + move->len > lane_length || !move->len) return 0;
     int need[64] = {0}, n = 0;
     for (int i = 0; i < move->len; i++) {
-        if (e->board[eg_square(g, move, i)]) continue; /* played through */
+        if (e->board[eg_square(c, move, i)]) continue; /* played through */
         if (n == EG_PLACED) return 0;
         uint8_t tile = entry->placed[n++];
         int rack_tile = eg_rack_tile(tile);
@@ -448,7 +455,7 @@ static uint64_t eg_cross_set(Endgame *e, const uint8_t *before, int nb, const ui
     EgCrossMemo *memo = &e->cross_memo[key & (EG_CROSS_ENTRIES - 1)];
     if (memo->key != key) {
         memo->key = key;
-        memo->mask = cross_set(&e->gen, before, nb, after, na);
+        memo->mask = cross_set(e->cfg, before, nb, after, na);
     }
     return memo->mask;
 }
@@ -457,6 +464,7 @@ static uint64_t eg_cross_set(Endgame *e, const uint8_t *before, int nb, const ui
    the cross word runs down) or down, as compute_cross works them out for
    every square. */
 static void eg_cross_square(Endgame *e, int s, int down) {
+    const Config *c = e->cfg;
     Gen *g = &e->gen;
     const uint8_t *b = g->board;
     uint8_t before[MAX_LANE], after[MAX_LANE];
@@ -466,18 +474,18 @@ static void eg_cross_square(Endgame *e, int s, int down) {
         g->cross[down][s] = NO_CROSS;
         return;
     }
-    int step = down ? 1 : g->cols, at = down ? s % g->cols : s / g->cols, length = down ? g->cols : g->rows;
+    int step = down ? 1 : c->cols, at = down ? s % c->cols : s / c->cols, length = down ? c->cols : c->rows;
     int k = at - 1;
     while (k >= 0 && b[s + (k - at) * step]) k--;
     for (int j = k + 1; j < at; j++) {
         uint8_t t = b[s + (j - at) * step];
         before[nb++] = t & ~BLANK_BIT;
-        sum += tile_face(g, t);
+        sum += tile_face(c, t);
     }
     for (int j = at + 1; j < length && b[s + (j - at) * step]; j++) {
         uint8_t t = b[s + (j - at) * step];
         after[na++] = t & ~BLANK_BIT;
-        sum += tile_face(g, t);
+        sum += tile_face(c, t);
     }
     if (!nb && !na) {
         g->masks[down][s] = ALL_LETTERS;
@@ -501,7 +509,7 @@ static inline uint64_t eg_square_term(const Endgame *e, int down, int s) {
     return rest ? term + eg_mix(rest ^ (uint64_t)(2 * s + down + 1) << 40) : term;
 }
 
-static inline int eg_lane_of(const Endgame *e, int down, int s) { return down ? s % e->gen.cols : s / e->gen.cols; }
+static inline int eg_lane_of(const Endgame *e, int down, int s) { return down ? s % e->cfg->cols : s / e->cfg->cols; }
 
 /* Before a square's cross-sets, cross-scores or anchor change: log them
    (and, the first time in a segment, its lanes' keys) and take the square
@@ -554,14 +562,15 @@ static int eg_first_empty(const Gen *g, int s, int at, int length, int delta, in
    anchors nor open, and the empty squares at the ends of every word it
    made or lengthened get new cross-sets. */
 static void eg_after_placement(Endgame *e, const Found *move) {
+    const Config *c = e->cfg;
     Gen *g = &e->gen;
-    int along = move->down ? g->cols : 1, across = move->down ? 1 : g->cols;
-    int lane_length = move->down ? g->rows : g->cols, cross_length = move->down ? g->cols : g->rows;
-    if (move->start > 0) eg_reopen(e, eg_square(g, move, 0) - along, !move->down);
-    if (move->start + move->len < lane_length) eg_reopen(e, eg_square(g, move, move->len - 1) + along, !move->down);
+    int along = move->down ? c->cols : 1, across = move->down ? 1 : c->cols;
+    int lane_length = move->down ? c->rows : c->cols, cross_length = move->down ? c->cols : c->rows;
+    if (move->start > 0) eg_reopen(e, eg_square(c, move, 0) - along, !move->down);
+    if (move->start + move->len < lane_length) eg_reopen(e, eg_square(c, move, move->len - 1) + along, !move->down);
     for (int i = 0; i < move->len; i++) {
         if (!move->tiles[i]) continue;
-        int s = eg_square(g, move, i);
+        int s = eg_square(c, move, i);
         eg_leave_square(e, s);
         g->masks[0][s] = g->masks[1][s] = 0;
         g->cross[0][s] = g->cross[1][s] = NO_CROSS;
@@ -576,16 +585,16 @@ static void eg_after_placement(Endgame *e, const Found *move) {
 
 /* A lane's squares' key, or its tiles' key, worked out in full. */
 static uint64_t eg_lane_squares(const Endgame *e, int down, int lane) {
-    const Gen *g = &e->gen;
-    int length = down ? g->rows : g->cols, step = down ? g->cols : 1, s = down ? lane : lane * g->cols;
+    const Config *c = e->cfg;
+    int length = down ? c->rows : c->cols, step = down ? c->cols : 1, s = down ? lane : lane * c->cols;
     uint64_t key = 0;
     for (int i = 0; i < length; i++, s += step) key += eg_square_term(e, down, s);
     return key;
 }
 
 static uint64_t eg_lane_letters(const Endgame *e, int down, int lane) {
-    const Gen *g = &e->gen;
-    int length = down ? g->rows : g->cols, step = down ? g->cols : 1, s = down ? lane : lane * g->cols;
+    const Config *c = e->cfg;
+    int length = down ? c->rows : c->cols, step = down ? c->cols : 1, s = down ? lane : lane * c->cols;
     uint64_t key = eg_mix(0x1A7E0000ull + (uint64_t)(down * MAX_LANE + lane));
     for (int i = 0; i < length; i++, s += step)
         if (e->board[s]) key ^= eg_square_key(e, s, e->board[s]);
@@ -618,14 +627,13 @@ static void eg_undo_to(Endgame *e, int ply) {
    and for an empty board). */
 static void eg_begin_in_full(Endgame *e, const uint8_t *rack, int n) {
     Gen *g = &e->gen;
-    Py_buffer board_view = {.buf = e->board, .len = g->size}, rack_view = {.buf = (void *)rack, .len = n};
-    begin(g, &board_view, &rack_view); /* cannot fail: board and racks were checked at the start */
+    begin_tiles(g, e->board, rack, n); /* the board and racks were checked at the start */
     if (!n) {
         compute_cross(g, 0);
         compute_cross(g, 1);
     }
     for (int down = 0; down < 2; down++)
-        for (int lane = 0; lane < (down ? g->cols : g->rows); lane++)
+        for (int lane = 0; lane < (down ? e->cfg->cols : e->cfg->rows); lane++)
             e->lane_squares[down][lane] = eg_lane_squares(e, down, lane);
     memset(e->valid, 0, sizeof e->valid);
     e->base_ply = e->ply;
@@ -665,14 +673,13 @@ static void eg_check(Endgame *e, const uint8_t *rack, int n) {
     static Gen check;
     const Gen *g = &e->gen;
     check = *g;
-    Py_buffer board_view = {.buf = e->board, .len = g->size}, rack_view = {.buf = (void *)rack, .len = n};
-    begin(&check, &board_view, &rack_view);
-    for (int s = 0; s < g->size; s++)
+    begin_tiles(&check, e->board, rack, n);
+    for (int s = 0; s < e->cfg->size; s++)
         if (check.masks[0][s] != g->masks[0][s] || check.masks[1][s] != g->masks[1][s] ||
             check.cross[0][s] != g->cross[0][s] || check.cross[1][s] != g->cross[1][s] || check.anchor[s] != g->anchor[s])
             fprintf(stderr, "eg_check: square %d differs at ply %d\n", s, e->ply);
     for (int down = 0; down < 2; down++)
-        for (int lane = 0; lane < (down ? g->cols : g->rows); lane++)
+        for (int lane = 0; lane < (down ? e->cfg->cols : e->cfg->rows); lane++)
             if (e->lane_squares[down][lane] != eg_lane_squares(e, down, lane) ||
                 e->lane_letters[down][lane] != eg_lane_letters(e, down, lane))
                 fprintf(stderr, "eg_check: lane key %d/%d differs at ply %d\n", down, lane, e->ply);
@@ -740,12 +747,12 @@ static void eg_generate_lanes(Endgame *e) {
     Gen *g = &e->gen;
     uint64_t keys[2][MAX_LANE];
     for (int down = 0; down < 2; down++) /* ask memory for every lane's entry at once */
-        for (int lane = 0; lane < (down ? g->cols : g->rows); lane++) {
+        for (int lane = 0; lane < (down ? e->cfg->cols : e->cfg->rows); lane++) {
             keys[down][lane] = eg_mix(e->lane_letters[down][lane] ^ e->lane_squares[down][lane] ^ e->rack_hash[e->side]);
             EG_PREFETCH(&e->lane_table[keys[down][lane] & (EG_LANE_ENTRIES - 1)]);
         }
     for (int down = 0; down < 2; down++)
-        for (int lane = 0; lane < (down ? g->cols : g->rows); lane++) {
+        for (int lane = 0; lane < (down ? e->cfg->cols : e->cfg->rows); lane++) {
             const EgLanePlays *kept = eg_lane_probe(e, keys[down][lane]);
             if (kept) {
                 if (g->found_count + (Py_ssize_t)kept->count > g->found_cap) {
@@ -1089,22 +1096,14 @@ static PyObject *eg_line(Endgame *e, int depth) {
 
 /* ---- a call -------------------------------------------------------------------------- */
 
-static int eg_fill_rack(Endgame *e, int side, const Py_buffer *rack) {
-    if (rack->len > MAX_RACK) {
-        PyErr_Format(PyExc_ValueError, "a rack of %zd tiles is more than the %d the core takes", rack->len, MAX_RACK);
-        return -1;
-    }
+/* A player's rack into the position (its tiles checked by Core_endgame). */
+static void eg_fill_rack(Endgame *e, int side, const Py_buffer *rack) {
     const uint8_t *tiles = rack->buf;
     for (Py_ssize_t i = 0; i < rack->len; i++) {
-        if (tiles[i] >= 64) {
-            PyErr_Format(PyExc_ValueError, "rack tile %d is out of range (0..63)", tiles[i]);
-            return -1;
-        }
         e->racks[side][tiles[i]]++;
         e->rack_tiles[side]++;
         e->rack_value[side] += eg_face(e, tiles[i]);
     }
-    return 0;
 }
 
 /* How many leave values a rack's sub-racks need (the generator's table). */
@@ -1137,7 +1136,7 @@ static int eg_allocate(Endgame *e, Py_ssize_t megabytes, Py_ssize_t leaves) {
     e->table = eg_table_alloc(buckets * EG_BUCKET * sizeof(EgEntry));
     e->bucket_mask = (buckets < EG_FIRST_BUCKETS ? buckets : EG_FIRST_BUCKETS) - 1;
     e->grow_at = e->bucket_mask + 1 < buckets ? (e->bucket_mask + 1) * EG_BUCKET / 4 : (size_t)-1;
-    e->square_keys = PyMem_RawMalloc((size_t)e->gen.size * 128 * sizeof(uint64_t));
+    e->square_keys = PyMem_RawMalloc((size_t)e->cfg->size * 128 * sizeof(uint64_t));
     e->square_log = PyMem_RawMalloc((size_t)EG_LOGGED * sizeof(EgSquareChange));
     e->lane_log = PyMem_RawMalloc((size_t)EG_LOGGED * sizeof(EgLaneChange));
     e->cross_memo = PyMem_RawCalloc(EG_CROSS_ENTRIES, sizeof(EgCrossMemo));
@@ -1152,34 +1151,20 @@ static int eg_allocate(Endgame *e, Py_ssize_t megabytes, Py_ssize_t leaves) {
                : -1;
 }
 
-/* The search state for one call, everything allocated and the keys worked
-   out (NULL with an exception). */
-static Endgame *eg_new(Core *core, Py_buffer *board, Py_buffer *to_move, Py_buffer *other, Py_ssize_t megabytes) {
-    const Gen *g = &core->gen;
-    if (board->len != g->size) {
-        PyErr_Format(PyExc_ValueError, "the board has %zd squares, the layout %d", board->len, g->size);
-        return NULL;
-    }
+/* The search state for one call (board and racks checked), everything
+   allocated and the keys worked out (NULL with an exception). */
+static Endgame *eg_new(const Config *cfg, const Py_buffer *board, const Py_buffer *to_move, const Py_buffer *other,
+                       Py_ssize_t megabytes) {
     Endgame *e = PyMem_RawCalloc(1, sizeof(Endgame));
     if (!e) return (Endgame *)PyErr_NoMemory();
-    e->gen = *g;
-    e->gen.found = NULL;
-    e->gen.found_cap = 0;
-    e->gen.fixed_found = 1;
-    e->gen.bounds = NULL;
-    e->gen.filter = NULL; /* the core's, for its best-play searches alone */
-    e->gen.cross_memo = NULL; /* and its memo of cross-sets (this copy makes its own) */
-    e->gen.filter_state = -1;
-    e->gen.need_blank = 0;
-    e->gen.all_tiles = 0;
-    e->gen.blank_mask = ALL_LETTERS;
-    e->gen.out = NULL;
-    memcpy(e->board, board->buf, (size_t)g->size);
-    for (int s = 0; s < g->size; s++) e->board_tiles += e->board[s] != 0;
-    if (eg_fill_rack(e, 0, to_move) < 0 || eg_fill_rack(e, 1, other) < 0) {
-        eg_free(e);
-        return NULL;
-    }
+    e->cfg = cfg;
+    gen_init(&e->gen, cfg);
+    e->gen.fixed_found = 1;   /* its plays go on the search's move stack */
+    e->gen.filter_state = -1; /* the word filter is for best-play searches: never built here */
+    memcpy(e->board, board->buf, (size_t)cfg->size);
+    for (int s = 0; s < cfg->size; s++) e->board_tiles += e->board[s] != 0;
+    eg_fill_rack(e, 0, to_move);
+    eg_fill_rack(e, 1, other);
     Py_ssize_t leaves = eg_leave_count(e->racks[0]), more = eg_leave_count(e->racks[1]);
     if (eg_allocate(e, megabytes, more > leaves ? more : leaves) < 0) {
         eg_free(e);
@@ -1194,7 +1179,7 @@ static Endgame *eg_new(Core *core, Py_buffer *board, Py_buffer *to_move, Py_buff
     e->rack_hash[0] = eg_rack_hash(e, 0, 0);
     e->rack_hash[1] = eg_rack_hash(e, 1, 0);
     for (int down = 0; down < 2; down++)
-        for (int lane = 0; lane < (down ? g->cols : g->rows); lane++)
+        for (int lane = 0; lane < (down ? e->cfg->cols : e->cfg->rows); lane++)
             e->lane_letters[down][lane] = eg_lane_letters(e, down, lane);
     return e;
 }
@@ -1226,7 +1211,7 @@ static void eg_deepen(Endgame *e, int max_depth, PyObject *on_depth, PyObject **
     }
 }
 
-PyDoc_STRVAR(Core_endgame_doc,
+INTERNAL const char Core_endgame_doc[] = PyDoc_STR(
 "endgame(board, rack, other_rack, scoreless, scoreless_limit, max_depth, seconds, table_megabytes,\n"
 "        stop, on_depth)\n--\n\n"
 "Solve an endgame (the bag empty) for the player holding `rack`, as\n"
@@ -1240,17 +1225,48 @@ PyDoc_STRVAR(Core_endgame_doc,
 "adds from now, a line a list of (kind, start, lane, down, tiles, score) (kind 0\n"
 "a placement, 2 the pass), and `interrupted` true when Ctrl+C stopped it.");
 
-static PyObject *Core_endgame(Core *self, PyObject *args) {
+#define EG_MOST_SCORELESS 1000000  /* scoreless turns are counted in an int, one more a ply */
+#define EG_MOST_MEGABYTES (1 << 20) /* the table's size in bytes must not overflow */
+
+/* What the search relies on besides the board and racks: turn counts it
+   can add to, a table size it can multiply, callbacks it can call. */
+static int eg_check_limits(int scoreless, int scoreless_limit, Py_ssize_t megabytes, PyObject *stop, PyObject *on_depth) {
+    if (scoreless < 0 || scoreless > EG_MOST_SCORELESS || scoreless_limit < 0 || scoreless_limit > EG_MOST_SCORELESS) {
+        PyErr_Format(PyExc_ValueError, "Core.endgame: scoreless turns %d and their limit %d must be 0 to %d", scoreless,
+                     scoreless_limit, EG_MOST_SCORELESS);
+        return -1;
+    }
+    if (megabytes > EG_MOST_MEGABYTES) {
+        PyErr_Format(PyExc_ValueError, "Core.endgame: a table of %zd megabytes is more than the %d the core takes",
+                     megabytes, EG_MOST_MEGABYTES);
+        return -1;
+    }
+    if ((stop != Py_None && !PyCallable_Check(stop)) || (on_depth != Py_None && !PyCallable_Check(on_depth))) {
+        PyErr_SetString(PyExc_TypeError, "Core.endgame: stop and on_depth must each be None or a callable");
+        return -1;
+    }
+    return 0;
+}
+
+INTERNAL PyObject *Core_endgame(Core *self, PyObject *args) {
     Py_buffer board, rack, other;
     int scoreless, scoreless_limit, max_depth;
     double seconds;
     Py_ssize_t megabytes;
     PyObject *stop, *on_depth;
+    if (core_ready(self, "Core.endgame") < 0) return NULL;
     if (!PyArg_ParseTuple(args, "y*y*y*iiidnOO", &board, &rack, &other, &scoreless, &scoreless_limit, &max_depth,
                           &seconds, &megabytes, &stop, &on_depth))
         return NULL;
+    const Config *cfg = &self->config;
     PyObject *result = NULL, *found = NULL;
-    Endgame *e = eg_new(self, &board, &rack, &other, megabytes);
+    Endgame *e = NULL;
+    /* checked, then copied at once (no Python code runs in between) */
+    if (check_board(cfg, board.buf, board.len, "Core.endgame") == 0 &&
+        check_rack(cfg, rack.buf, rack.len, MAX_RACK, "Core.endgame", "the rack") == 0 &&
+        check_rack(cfg, other.buf, other.len, MAX_RACK, "Core.endgame", "the other rack") == 0 &&
+        eg_check_limits(scoreless, scoreless_limit, megabytes, stop, on_depth) == 0)
+        e = eg_new(cfg, &board, &rack, &other, megabytes);
     PyBuffer_Release(&board);
     PyBuffer_Release(&rack);
     PyBuffer_Release(&other);
