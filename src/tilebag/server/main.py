@@ -49,7 +49,7 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     from tilebag.server.thinking import Thinkers
 
-    thinkers = Thinkers(url, workers=max(1, args.bot_workers)) if args.bot_workers else None
+    thinkers = Thinkers(workers=max(1, args.bot_workers)) if args.bot_workers else None
     rooms = Rooms(store, thinkers=thinkers)
     service = GameService(rooms, broker=broker)
     broker.start(service.heard, service.catch_up)

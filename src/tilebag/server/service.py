@@ -29,6 +29,7 @@ from tilebag.actions import Action, TakeBack, TimeOut
 from tilebag.engine.bots import BOTS
 from tilebag.engine.players import Player
 from tilebag.errors import IllegalMoveError, InvalidMoveError
+from tilebag.formats import gcg
 from tilebag.game import GameState
 from tilebag.move import MoveKind
 from tilebag.server.broker import Broker, LocalBroker
@@ -36,6 +37,7 @@ from tilebag.server.replay import DamagedGameError, replay, write
 from tilebag.server.room import DAMAGED, Chat, Room, RoomError, hash_token, rules_of
 from tilebag.server.rooms import Rooms
 from tilebag.server.store import MAX_CHAT, MAX_CLIENT_ID, MAX_NAME, GameLog, GameNotFoundError, SeatRow
+from tilebag.server.views import record_of
 from tilebag.table import TableEvent, bot_names
 
 LOGGER = logging.getLogger("tilebag.server")
@@ -51,8 +53,9 @@ LEASE_SECONDS = 10.0
 class ThinksElsewhere(Protocol):
     """A bot that works out its move in another process (see :mod:`tilebag.server.thinking`)."""
 
-    def think(self, seat: int) -> tuple[str | None, float]:
-        """Its move in GCG notation (none when the stored game is not at its turn) and the seconds taken."""
+    def think(self, record: str, lexicon: str | None, seat: int, seed: int) -> tuple[str | None, float]:
+        """Its move in GCG notation in the game its seat's record leaves (none
+        when it is not its turn there), and the seconds taken."""
         ...
 
 
@@ -389,8 +392,11 @@ class GameService:
         worker process (the room free meanwhile), or here under the room's
         lock; ``None`` leaves the choice to the table."""
         if isinstance(bot, ThinksElsewhere):
+            with room.lock:  # what the seat may see, and nothing else, goes to the worker
+                record = gcg.dumps(record_of(room, seat))
+                lexicon = room.setup.get("lexicon")
             try:
-                return bot.think(seat)
+                return bot.think(record, lexicon if isinstance(lexicon, str) else None, seat, seq)
             except Exception:  # the workers fail: the bot thinks here instead
                 LOGGER.exception("a bot could not think in a worker process")
                 return None

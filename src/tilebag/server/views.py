@@ -33,11 +33,13 @@ w double word, L triple letter, l double letter; ``.`` a plain square."""
 
 def record_of(room: Room, seat: int | None) -> GameRecord:
     """The game's record as ``seat`` may see it (:func:`~tilebag.view.visible_events`):
-    whole once the game is over; before, with no rack but the seat's own."""
-    record = room.game.record()
-    if room.game.state is not GameState.OVER:
-        record.events = visible_events(room.game, seat)
-        record.final_racks = {}
+    whole once the game is over; before, with no rack but the seat's own (its
+    rack now included, so that a game can be resumed from it as the seat sees it)."""
+    game = room.game
+    record = game.record()
+    if game.state is not GameState.OVER:
+        record.events = visible_events(game, seat)
+        record.final_racks = {} if seat is None else {seat: tuple(sorted(game.rack(seat)))}
     return record
 
 
