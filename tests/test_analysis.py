@@ -10,7 +10,7 @@ import pytest
 
 from conftest import SHARED_DATA, shared_gcg_files
 from gamestate import fingerprint
-from tilebag.engine.analysis import (
+from tilebag.engine.analysis.review import (
     BLUNDER,
     INACCURACY,
     MISTAKE,
@@ -22,15 +22,15 @@ from tilebag.engine.analysis import (
     analyze_turn,
 )
 from tilebag.engine.equity import millipoints
-from tilebag.engine.leaves import DEFAULT_LEAVES, load_leaves
-from tilebag.engine.movegen import native_available
-from tilebag.engine.opening import OPENING_PENALTY, adjust_opening
+from tilebag.engine.equity.leaves import DEFAULT_LEAVES, load_leaves
+from tilebag.engine.equity.opening import OPENING_PENALTY, adjust_opening
+from tilebag.engine.movegen.generator import native_available
 from tilebag.engine.players import GreedyPlayer, StaticPlayer
-from tilebag.engine.selfplay import play_game
 from tilebag.errors import IllegalMoveError
 from tilebag.formats import gcg
 from tilebag.formats.replay import ReplayError
 from tilebag.game import Game
+from tilebag.lab.selfplay import play_game
 from tilebag.lexicon import WordList
 from tilebag.move import Move, MoveKind
 from tilebag.record import EventKind

@@ -153,7 +153,8 @@ def test_no_module_takes_another_modules_private_names() -> None:
     [
         "tilebag",
         "tilebag.game, tilebag.table, tilebag.formats.replay, tilebag.formats.gcg, tilebag.formats.cgp",
-        "tilebag.engine.players, tilebag.engine.analysis, tilebag.engine.coach, tilebag.engine.movegen",
+        "tilebag.engine.bots, tilebag.engine.analysis.review, tilebag.engine.coaching.coach, "
+        "tilebag.engine.movegen.generator",
         "tilebag.ui.cli, tilebag.ui.session, tilebag.ui.play",
     ],
 )
@@ -220,3 +221,18 @@ def test_the_server_imports_nothing_of_the_terminal_game() -> None:
     for name in graph:
         if name.startswith("tilebag.server"):
             assert not any(other.startswith("tilebag.ui") for other in graph[name]), name
+
+
+def inside(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def test_only_the_lab_and_the_commands_import_the_lab() -> None:
+    """The lab's tools (matches, self-play, training, benchmarks) stand on
+    the library, and nothing of the library stands on them: only the lab
+    itself and the ``tilebag`` command (``tilebag.ui``) import ``tilebag.lab``."""
+    graph = import_graph()
+    assert "tilebag.lab.match" in graph and "tilebag.lab.serve_bench" in graph
+    for name, imports in graph.items():
+        if not (inside(name, "tilebag.lab") or inside(name, "tilebag.ui")):
+            assert not any(inside(other, "tilebag.lab") for other in imports), name

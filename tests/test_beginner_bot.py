@@ -19,8 +19,8 @@ from tilebag.engine.players import (
     StaticPlayer,
     start_actions,
 )
-from tilebag.engine.selfplay import run_selfplay, tiles_placed
 from tilebag.formats import gcg, replay
+from tilebag.lab.selfplay import run_selfplay, tiles_placed
 from tilebag.lexicon import Lexicon, default_lexicon
 from tilebag.move import MoveKind
 from tilebag.rules import PRESETS

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from tilebag.batch import ClusterError, Job, LocalBackend, backend_for, run_job
-from tilebag.engine.analysis_batch import AnalysisJob, analyze_records
-from tilebag.engine.bot_specs import parse_bot_spec
-from tilebag.engine.leave_training import train_leaves
-from tilebag.engine.match import MatchJob, PairResult, run_match
-from tilebag.engine.selfplay import SelfplayJob, Summary, run_selfplay
+from tilebag.engine.analysis.batch import AnalysisJob, analyze_records
+from tilebag.engine.bots.specs import parse_bot_spec
+from tilebag.lab.leave_training import train_leaves
+from tilebag.lab.match import MatchJob, PairResult, run_match
+from tilebag.lab.selfplay import SelfplayJob, Summary, run_selfplay
 from tilebag.rules import Rules
 
 

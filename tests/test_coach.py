@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from tilebag.alphabet import load_alphabet
 from tilebag.board import Board
-from tilebag.engine import coach
-from tilebag.engine.coach import (
+from tilebag.engine.coaching import word_lists
+from tilebag.engine.coaching.rack_advice import Q_HINT_LENGTH, RackAdvice, rack_advice
+from tilebag.engine.coaching.word_lists import (
     BoardHooks,
     Hooks,
     anagrams,
@@ -29,8 +30,7 @@ from tilebag.engine.coach import (
     through_bingos,
     words_containing,
 )
-from tilebag.engine.leaves import HeuristicLeaves
-from tilebag.engine.rack_advice import Q_HINT_LENGTH, RackAdvice, rack_advice
+from tilebag.engine.equity.leaves import HeuristicLeaves
 from tilebag.errors import InvalidMoveError
 from tilebag.kwg import Kwg
 from tilebag.lexicon import GraphLexicon, KwgLexicon, load_lexicon
@@ -291,7 +291,7 @@ def test_board_hooks_list_every_word_with_the_squares_free_for_hooks() -> None:
 
 
 def test_format_hooks_aligns_columns() -> None:
-    lines = coach.format_hooks([hooks(LEXICON, w) for w in ("QI", "CARE", "XZ")], words=True)
+    lines = word_lists.format_hooks([hooks(LEXICON, w) for w in ("QI", "CARE", "XZ")], words=True)
     assert lines == [
         "front  word  back",
         "    -  QI    S      QIS",
@@ -305,19 +305,19 @@ def test_format_hooks_aligns_columns() -> None:
 
 def test_labelled_lines_wrap_under_the_words() -> None:
     words = short_words(LEXICON, 3)
-    lines = coach.labelled_lines(coach.group_by_first(words, ENGLISH), width=60)
+    lines = word_lists.labelled_lines(word_lists.group_by_first(words, ENGLISH), width=60)
     assert all(len(line) <= 60 for line in lines)
     assert [w for line in lines for w in line[3:].split()] == words
     assert lines[0].startswith("A: AAH ")
-    assert coach.labelled_lines({}) == []
+    assert word_lists.labelled_lines({}) == []
 
 
 def test_groups() -> None:
-    grouped = coach.group_by_length(q_without_u(LEXICON), ENGLISH)
+    grouped = word_lists.group_by_length(q_without_u(LEXICON), ENGLISH)
     assert list(grouped) == sorted(grouped, reverse=True)
     assert grouped[2] == ["QI"]
     spanish = load_alphabet("spanish")
-    assert coach.group_by_first(["CHE", "CA"], spanish) == {"C": ["CA"], "CH": ["CHE"]}
+    assert word_lists.group_by_first(["CHE", "CA"], spanish) == {"C": ["CA"], "CH": ["CHE"]}
 
 
 # -- rack advice -------------------------------------------------------------------

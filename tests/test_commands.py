@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from tilebag.board import Board
-from tilebag.engine.bench import bag_count, load_suite
-from tilebag.engine.movegen import MoveGenerator, native_available
+from tilebag.engine.movegen.generator import MoveGenerator, native_available
 from tilebag.formats import cgp, gcg, replay
+from tilebag.lab.bench import bag_count, load_suite
 from tilebag.lexicon import default_lexicon
 
 EMPTY = "/".join(["15"] * 15)

@@ -21,11 +21,11 @@ from conftest import own_gcg_files, shared_gcg_files
 from test_movegen import random_position
 from tilebag.alphabet import rack_tile
 from tilebag.board import Board
-from tilebag.engine.bench import bag_count, load_suite
 from tilebag.engine.equity import millipoints
-from tilebag.engine.leaves import HeuristicLeaves, KlvLeaves, LeaveValues, TableLeaves, dumps_klv2
-from tilebag.engine.movegen import MoveGenerator, Plays, native_available
+from tilebag.engine.equity.leaves import HeuristicLeaves, KlvLeaves, LeaveValues, TableLeaves, dumps_klv2
+from tilebag.engine.movegen.generator import MoveGenerator, Plays, native_available
 from tilebag.formats import gcg, replay
+from tilebag.lab.bench import bag_count, load_suite
 from tilebag.lexicon import KwgLexicon, default_lexicon
 from tilebag.move import MoveKind
 from tilebag.record import EventKind

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tilebag.engine import Engine
-from tilebag.engine.endgame import EndgameSolution, solve
-from tilebag.engine.movegen import native_available
+from tilebag.engine.endgame.solver import EndgameSolution, solve
+from tilebag.engine.movegen.generator import native_available
 from tilebag.engine.players import StaticPlayer
 from tilebag.formats import cgp
 from tilebag.game import Game
@@ -284,7 +284,7 @@ def test_the_endgame_command_refuses_what_is_no_endgame(cgp_text: str, says: str
 
 
 def test_bench_endgame_reports_its_figures() -> None:
-    from tilebag.engine.endgame import bench_endgames
+    from tilebag.lab.bench import bench_endgames
 
     result = bench_endgames(2, seed=6, seconds=0.5)
     assert result.games == result.positions == len(result.times) == 2 and 0 <= result.exact <= 2

@@ -22,10 +22,10 @@ import pytest
 from mutate import hang_guard, mutant
 from tilebag import FormatError
 from tilebag.alphabet import load_alphabet
-from tilebag.engine.bench import bag_count
-from tilebag.engine.leaves import DEFAULT_LEAVES, HeuristicLeaves, dumps_klv2, load_leaves
-from tilebag.engine.movegen import MoveGenerator
+from tilebag.engine.equity.leaves import DEFAULT_LEAVES, HeuristicLeaves, dumps_klv2, load_leaves
+from tilebag.engine.movegen.generator import MoveGenerator
 from tilebag.formats import cgp
+from tilebag.lab.bench import bag_count
 from tilebag.lexicon import checked_words, compile_words, default_lexicon
 from tilebag.ui.cli import main
 

@@ -9,11 +9,11 @@ import pytest
 
 from tilebag import Game
 from tilebag.alphabet import rack_tile
-from tilebag.engine import sim
-from tilebag.engine.inference import infer_from_game, infer_leaves
-from tilebag.engine.movegen import MoveGenerator, native_available
+from tilebag.engine.montecarlo import sim
+from tilebag.engine.montecarlo.inference import infer_from_game, infer_leaves
+from tilebag.engine.montecarlo.sim import SimPlayer
+from tilebag.engine.movegen.generator import MoveGenerator, native_available
 from tilebag.engine.players import StaticPlayer, engine_for
-from tilebag.engine.sim import SimPlayer
 from tilebag.move import Move
 from tilebag.record import EventKind
 
@@ -184,7 +184,7 @@ def test_a_sim_bot_uses_the_inference_and_can_be_told_not_to() -> None:
 
 
 def test_a_spec_sets_the_inference_margin_or_turns_it_off() -> None:
-    from tilebag.engine.bot_specs import BotSpecError, parse_bot_spec
+    from tilebag.engine.bots.specs import BotSpecError, parse_bot_spec
 
     made = [parse_bot_spec(text).make("s") for text in ("sim", "sim:infer=5", "sim:infer=off")]
     assert [bot.infer for bot in made if isinstance(bot, SimPlayer)] == [0.0, 5.0, None]

@@ -1,5 +1,5 @@
 """Leave training: observations, the fitted model, the .klv written, and a
-run that stops and goes on (tilebag.engine.leave_training)."""
+run that stops and goes on (tilebag.lab.leave_training)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from tilebag.alphabet import load_alphabet
-from tilebag.engine import leave_training
-from tilebag.engine.leave_training import (
+from tilebag.engine.equity.leaves import KlvLeaves
+from tilebag.lab import leave_training
+from tilebag.lab.leave_training import (
     LeaveStats,
     all_leaves,
     dumps_klv,
@@ -18,7 +19,6 @@ from tilebag.engine.leave_training import (
     play_training_games,
     train_leaves,
 )
-from tilebag.engine.leaves import KlvLeaves
 from tilebag.rules import Rules
 
 ENGLISH = load_alphabet("english")

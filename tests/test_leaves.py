@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilebag.alphabet import BLANK_BIT, alphabet_names, load_alphabet
-from tilebag.engine.leaves import (
+from tilebag.engine.equity.leaves import (
     DEFAULT_LEAVES,
     HeuristicLeaves,
     KlvLeaves,

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from tilebag.engine.bot_specs import BotSpecError, parse_bot_spec
-from tilebag.engine.match import MatchResult, elo_difference, play_pair, run_match
+from tilebag.engine.bots.specs import BotSpecError, parse_bot_spec
+from tilebag.lab.match import MatchResult, elo_difference, play_pair, run_match
 
 
 def test_a_bot_against_itself_scores_the_same_from_each_seat_of_a_pair() -> None:
@@ -54,8 +54,8 @@ def test_a_spec_that_names_no_bot_is_refused(spec: str) -> None:
 
 
 def test_a_simulating_bot_can_be_given_every_core_for_its_moves() -> None:
-    from tilebag.engine.champion import ChampionPlayer
-    from tilebag.engine.sim import SimPlayer
+    from tilebag.engine.bots.champion import ChampionPlayer
+    from tilebag.engine.montecarlo.sim import SimPlayer
 
     sim = parse_bot_spec("sim:seconds=0.5,workers=all").make()
     assert isinstance(sim, SimPlayer) and sim.workers is None

@@ -19,8 +19,8 @@ import pytest
 
 from tilebag.alphabet import BLANK_BIT, Alphabet, Tile
 from tilebag.board import Board
-from tilebag.engine.leaves import HeuristicLeaves
-from tilebag.engine.movegen import CORES, MoveGenerator, distinct_exchanges, native_available
+from tilebag.engine.equity.leaves import HeuristicLeaves
+from tilebag.engine.movegen.generator import CORES, MoveGenerator, distinct_exchanges, native_available
 from tilebag.errors import IllegalMoveError
 from tilebag.lexicon import WordList, default_lexicon
 from tilebag.move import Move
@@ -313,7 +313,7 @@ def test_generate_orders_by_equity_and_reports_the_leave(core: str) -> None:
 
 
 def test_without_the_compiled_core_the_reference_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tilebag.engine.movegen as movegen
+    import tilebag.engine.movegen.generator as movegen
 
     monkeypatch.setattr(movegen, "_native", None)
     monkeypatch.delenv("TILEBAG_CORE", raising=False)
@@ -324,7 +324,7 @@ def test_without_the_compiled_core_the_reference_is_used(monkeypatch: pytest.Mon
 
 
 def test_the_core_can_be_chosen_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tilebag.engine.movegen as movegen
+    import tilebag.engine.movegen.generator as movegen
 
     monkeypatch.setenv("TILEBAG_CORE", "python")
     assert movegen.default_core() == "python"

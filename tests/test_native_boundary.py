@@ -35,8 +35,8 @@ from hypothesis import strategies as st
 
 from tilebag.alphabet import load_alphabet
 from tilebag.board import Board
-from tilebag.engine.leaves import HeuristicLeaves
-from tilebag.engine.movegen import MoveGenerator, native_available
+from tilebag.engine.equity.leaves import HeuristicLeaves
+from tilebag.engine.movegen.generator import MoveGenerator, native_available
 from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
 from tilebag.layout import load_layout
 from tilebag.lexicon import WordList
@@ -680,7 +680,7 @@ loader = importlib.machinery.ExtensionFileLoader("tilebag.engine._native", so)
 module = importlib.util.module_from_spec(importlib.util.spec_from_loader("tilebag.engine._native", loader, origin=so))
 loader.exec_module(module)
 sys.modules["tilebag.engine._native"] = module  # found first: the tree's own build is never loaded
-from tilebag.engine import movegen
+import tilebag.engine.movegen.generator as movegen
 
 assert movegen._native is module, "the sanitized core must be the one tilebag uses"
 import pytest

@@ -12,9 +12,9 @@ import pytest
 import tilebag.engine as engine_module
 from tilebag.board import Board
 from tilebag.engine import Engine
-from tilebag.engine.bot_specs import BotSpecError, parse_bot_spec
-from tilebag.engine.movegen import native_available
-from tilebag.engine.opening import OPENING_PENALTY, HotSquares, adjust_opening
+from tilebag.engine.bots.specs import BotSpecError, parse_bot_spec
+from tilebag.engine.equity.opening import OPENING_PENALTY, HotSquares, adjust_opening
+from tilebag.engine.movegen.generator import native_available
 from tilebag.engine.players import StaticPlayer
 from tilebag.game import Game
 from tilebag.layout import load_layout

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gamestate import assert_tiles_accounted, fingerprint
-from tilebag.engine import coach
-from tilebag.engine.analysis import analyze_turn
+from tilebag.engine.analysis.review import analyze_turn
 from tilebag.engine.bots import make_bot
+from tilebag.engine.coaching import word_lists
+from tilebag.engine.coaching.rack_advice import rack_advice
 from tilebag.engine.players import Player, StaticPlayer
-from tilebag.engine.rack_advice import rack_advice
 from tilebag.game import Game, Termination
 from tilebag.lexicon import default_lexicon
 from tilebag.rules import find_rules
@@ -67,10 +67,10 @@ def test_coaching_is_refused_with_a_closed_dictionary_outside_practice() -> None
 def test_practice_mode_lists_words_from_the_lexicon() -> None:
     game = new_game(["AEINRST", "CDEHLOU"])
     script = run(game, ["words 2", "words 3", "words q", "words 9"], practice=True)
-    twos = coach.short_words(LEXICON, 2)
+    twos = word_lists.short_words(LEXICON, 2)
     assert f"Two-letter words in {LEXICON.name} ({len(twos)}):" in script.text
     assert "Q: QI" in script.text
-    assert f"Three-letter words in {LEXICON.name} ({len(coach.short_words(LEXICON, 3))}):" in script.text
+    assert f"Three-letter words in {LEXICON.name} ({len(word_lists.short_words(LEXICON, 3))}):" in script.text
     assert "Words with a Q and no U" in script.text and "QAT" in script.text
     assert "Which words? Type words 2" in script.text
 
@@ -79,9 +79,9 @@ def test_practice_mode_hooks_of_a_word_and_of_the_board() -> None:
     game = new_game(["AEINRST", "CDEHLOU"])
     script = run(game, ["hooks", "hooks CARE", "8H RAIN", "hooks"], practice=True)
     assert "The board is empty: no words to hook yet." in script.text
-    card = coach.hooks(LEXICON, "CARE")
+    card = word_lists.hooks(LEXICON, "CARE")
     assert f"{''.join(card.front)}  CARE  {''.join(card.back)}" in script.text
-    hooked = coach.hooks(LEXICON, "RAIN")
+    hooked = word_lists.hooks(LEXICON, "RAIN")
     assert hooked.front and hooked.back
     assert f"  8H   RAIN            before: {''.join(hooked.front)}; after: {''.join(hooked.back)}" in script.out
 
@@ -89,7 +89,7 @@ def test_practice_mode_hooks_of_a_word_and_of_the_board() -> None:
 def test_practice_mode_bingos_and_rack_advice() -> None:
     game = new_game(["AEINRST", "CDEHLOU"])
     script = run(game, ["bingos", "advice"], practice=True)
-    assert f"Bingos from AEINRST: {' '.join(coach.bingos(LEXICON, 'AEINRST'))}" in script.text
+    assert f"Bingos from AEINRST: {' '.join(word_lists.bingos(LEXICON, 'AEINRST'))}" in script.text
     advice = rack_advice(game.rack(0), game.alphabet, unseen=game.unseen(0), lexicon=LEXICON)
     assert advice.notes[0] in script.text
 

@@ -6,12 +6,12 @@ import pytest
 
 from gamestate import assert_tiles_accounted
 from tilebag.engine.bots import make_bot
-from tilebag.engine.leaves import load_leaves
-from tilebag.engine.opening import OPENING_PENALTY, adjust_opening
+from tilebag.engine.equity.leaves import load_leaves
+from tilebag.engine.equity.opening import OPENING_PENALTY, adjust_opening
 from tilebag.engine.players import GreedyPlayer, Player, StaticPlayer
-from tilebag.engine.selfplay import play_game, run_selfplay, wilson_interval
 from tilebag.formats import gcg, replay
 from tilebag.game import Game
+from tilebag.lab.selfplay import play_game, run_selfplay, wilson_interval
 from tilebag.lexicon import AcceptAll, WordList
 from tilebag.move import MoveKind
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from gamestate import assert_tiles_accounted, fingerprint
 from tilebag import Game, Move, Position, default_lexicon
-from tilebag.engine.movegen import MoveGenerator
+from tilebag.engine.movegen.generator import MoveGenerator
 
 
 @pytest.fixture(scope="module")

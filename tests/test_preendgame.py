@@ -9,9 +9,9 @@ import pytest
 
 from tilebag import Game
 from tilebag.bag import Bag
-from tilebag.engine.endgame import solve
+from tilebag.engine.endgame.preendgame import solve_preendgame
+from tilebag.engine.endgame.solver import solve
 from tilebag.engine.players import StaticPlayer
-from tilebag.engine.preendgame import solve_preendgame
 from tilebag.move import MoveKind
 from tilebag.position import Position
 
@@ -86,7 +86,7 @@ def test_out_of_time_it_keeps_only_the_candidates_finished() -> None:
 
 
 def test_the_champion_plays_the_pre_endgame_solution() -> None:
-    from tilebag.engine.champion import ChampionPlayer
+    from tilebag.engine.bots.champion import ChampionPlayer
 
     static = StaticPlayer("static")
     for seed in range(1, 40):

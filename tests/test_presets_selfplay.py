@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from gamestate import assert_tiles_accounted
-from tilebag.engine.selfplay import SelfplayJob, run_selfplay
 from tilebag.formats import gcg, replay
+from tilebag.lab.selfplay import SelfplayJob, run_selfplay
 from tilebag.rules import PRESETS
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tilebag import Game
-from tilebag.engine.bot_specs import BotSpecError, parse_bot_spec
+from tilebag.engine.bots.specs import BotSpecError, parse_bot_spec
+from tilebag.engine.montecarlo.sim import SimPlayer
 from tilebag.engine.players import StaticPlayer
-from tilebag.engine.sim import SimPlayer
 
 
 def midgame(seed: int, moves: int = 6) -> Game:
@@ -93,7 +93,7 @@ def test_a_sim_spec_makes_a_sim_player() -> None:
 def test_late_in_the_game_the_rollouts_play_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """From seven tiles in the bag (``late``) the rollouts play until the
     game ends, not ``plies``; ``late=off`` keeps them to ``plies``."""
-    from tilebag.engine import sim
+    from tilebag.engine.montecarlo import sim
 
     played: list[int] = []
     real = sim._iterations
@@ -119,7 +119,7 @@ def test_late_in_the_game_the_rollouts_play_to_the_end(monkeypatch: pytest.Monke
 
 
 def test_a_sim_drops_candidates_at_the_confidence_it_is_given() -> None:
-    from tilebag.engine.sim import DROP_Z
+    from tilebag.engine.montecarlo.sim import DROP_Z
 
     assert SimPlayer("s").z == DROP_Z
     sure = parse_bot_spec("sim:confidence=99.9").make("s")
@@ -132,14 +132,14 @@ def test_a_sim_drops_candidates_at_the_confidence_it_is_given() -> None:
 
 
 def test_bench_sim_counts_rollouts() -> None:
-    from tilebag.engine.sim import bench_sim
+    from tilebag.lab.bench import bench_sim
 
     result = bench_sim(1, seconds=0.2)
     assert result.positions == 1 and result.rollouts > 0 and result.rollouts_per_second > 0
 
 
 def test_a_sim_bot_plays_a_match() -> None:
-    from tilebag.engine.match import run_match
+    from tilebag.lab.match import run_match
 
     result = run_match("sim:seconds=0.02,candidates=4", "static", games=2, seed=3, workers=1, progress=False)
     assert result.games == 2 and result.seconds_per_move()[0] > 0
@@ -147,8 +147,8 @@ def test_a_sim_bot_plays_a_match() -> None:
 
 def test_the_champion_simulates_then_solves_the_endgame() -> None:
     from tilebag.engine.bots import make_bot
-    from tilebag.engine.champion import ChampionPlayer
-    from tilebag.engine.endgame import solve
+    from tilebag.engine.bots.champion import ChampionPlayer
+    from tilebag.engine.endgame.solver import solve
 
     champion = make_bot("champion", "c")
     assert isinstance(champion, ChampionPlayer)
@@ -173,9 +173,9 @@ def test_a_game_reviewed_by_simulation(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from tilebag.engine.selfplay import run_selfplay
-    from tilebag.engine.sim_review import review_game
+    from tilebag.engine.analysis.sim_review import review_game
     from tilebag.formats import gcg
+    from tilebag.lab.selfplay import run_selfplay
 
     summary = run_selfplay(["static", "greedy"], games=1, seed=3, out=tmp_path, progress=False)
     record = gcg.load(summary.records[0])

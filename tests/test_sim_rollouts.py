@@ -1,5 +1,5 @@
 """A simulation's rollouts in the compiled core: the same deals and the same
-values as the reference rollouts in :mod:`tilebag.engine.sim`, and bad
+values as the reference rollouts in :mod:`tilebag.engine.montecarlo.sim`, and bad
 input refused."""
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from collections import Counter
 import pytest
 
 from tilebag import Game
-from tilebag.engine import Engine, sim
-from tilebag.engine.movegen import MoveGenerator, native_available
+from tilebag.engine import Engine
+from tilebag.engine.equity.winpct import WinTable
+from tilebag.engine.montecarlo import sim
+from tilebag.engine.movegen.generator import MoveGenerator, native_available
 from tilebag.engine.players import StaticPlayer, engine_for
-from tilebag.engine.winpct import WinTable
 from tilebag.move import Move
 
 needs_native = pytest.mark.skipif(not native_available(), reason="the compiled core is not built")

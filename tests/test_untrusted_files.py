@@ -11,7 +11,7 @@ import pytest
 
 from running import tilebag, write
 from tilebag import FormatError
-from tilebag.engine.leaves import MAX_LEAVE_TILES, KlvLeaves, dumps_klv2, load_leaves
+from tilebag.engine.equity.leaves import MAX_LEAVE_TILES, KlvLeaves, dumps_klv2, load_leaves
 from tilebag.formats.cgp import MAX_CGP_CHARS, CgpError, parse
 from tilebag.kwg import IS_END
 from tilebag.lexicon import load_lexicon, max_word_length, read_word_list

@@ -13,7 +13,8 @@ import pytest
 from gamestate import assert_tiles_accounted
 from tilebag import BLANK_BIT, Game, Move, Rules, WordList
 from tilebag.board import Board
-from tilebag.engine.leaves import load_leaves
+from tilebag.engine.equity.leaves import load_leaves
+from tilebag.engine.movegen.variations import board_words
 from tilebag.engine.players import (
     MAX_START_ACTIONS,
     GreedyPlayer,
@@ -21,8 +22,7 @@ from tilebag.engine.players import (
     StaticPlayer,
     start_actions,
 )
-from tilebag.engine.selfplay import run_selfplay, tiles_placed
-from tilebag.engine.variation_plays import board_words
+from tilebag.lab.selfplay import run_selfplay, tiles_placed
 from tilebag.lexicon import Lexicon, default_lexicon
 from tilebag.move import PLAYED_THROUGH, MoveKind
 from tilebag.rules import PRESETS, ChallengeMode, find_rules

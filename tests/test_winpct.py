@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from tilebag.engine.winpct import WinTable, fit
+from tilebag.engine.equity.winpct import WinTable
 from tilebag.errors import FormatError
+from tilebag.lab.wintable import fit
 
 
 def test_the_built_in_table_rises_with_the_spread_and_steepens_towards_the_end() -> None:

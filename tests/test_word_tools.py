@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tilebag.engine import coach
+from tilebag.engine.coaching import word_lists
 from tilebag.lexicon import load_lexicon
 from tilebag.ui.cli import main
 
@@ -69,21 +69,21 @@ def test_word_json_and_lexicon(capsys: pytest.CaptureFixture[str], tiny: str) ->
 def test_anagram_prints_words_by_length(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "anagram", "AEINRST")
     assert (status, err) == (0, "")
-    assert out == "7: " + " ".join(coach.anagrams(LEXICON, "AEINRST")) + "\n"
+    assert out == "7: " + " ".join(word_lists.anagrams(LEXICON, "AEINRST")) + "\n"
     status, out, _ = run(capsys, "anagram", "qi?", "--build")
     lines = out.splitlines()
     assert status == 0 and lines[0] == "3: QIs" and lines[1].startswith("2: aI bI ")
-    assert " ".join(line[3:] for line in lines).split() == coach.anagrams(LEXICON, "QI?", build=True)
+    assert " ".join(line[3:] for line in lines).split() == word_lists.anagrams(LEXICON, "QI?", build=True)
 
 
 def test_anagram_min_length_plus_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "anagram", "EO??", "--build", "--min-length", "4", "--json")
     data = json.loads(out)
     assert status == 0 and data["rack"] == "EO??" and data["lexicon"] == "kjxqz" and data["plus"] == {}
-    assert data["words"] == coach.anagrams(LEXICON, "EO??", build=True, min_length=4)
+    assert data["words"] == word_lists.anagrams(LEXICON, "EO??", build=True, min_length=4)
     assert min(map(len, data["words"])) == 4
     status, out, _ = run(capsys, "anagram", "AEINRST", "--plus")
-    plus = coach.through_bingos(LEXICON, "AEINRST")
+    plus = word_lists.through_bingos(LEXICON, "AEINRST")
     assert status == 0 and f"+B: {' '.join(plus['B'])}" in out.splitlines()
     assert len(out.splitlines()) == 1 + len(plus)
 
@@ -120,7 +120,7 @@ def test_anagram_unknown_lexicon_exits_2(capsys: pytest.CaptureFixture[str]) -> 
 def test_hooks_table(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "hooks", "care", "QI", "XZ")
     assert status == 0
-    assert out.splitlines() == coach.format_hooks([coach.hooks(LEXICON, w) for w in ("CARE", "QI", "XZ")])
+    assert out.splitlines() == word_lists.format_hooks([word_lists.hooks(LEXICON, w) for w in ("CARE", "QI", "XZ")])
     assert out.splitlines()[:3] == ["front  word  back", "    S  CARE  DRSTX", "    -  QI    S"]
     status, out, _ = run(capsys, "hooks", "--words", "qat")
     assert out.splitlines()[1] == "    -  QAT   S     QATS"
@@ -153,15 +153,15 @@ def test_words_of_a_length_grouped_by_first_letter(capsys: pytest.CaptureFixture
     status, out, _ = run(capsys, "words", "--length", "2")
     lines = out.splitlines()
     assert status == 0
-    assert [word for line in lines for word in line[3:].split()] == coach.short_words(LEXICON, 2)
+    assert [word for line in lines for word in line[3:].split()] == word_lists.short_words(LEXICON, 2)
     assert lines[0].startswith("A: AA AB ") and lines[-1] == "Z: ZA"
     status, out, _ = run(capsys, "words", "--length", "3", "--json")
-    assert (status, json.loads(out)) == (0, coach.short_words(LEXICON, 3))
+    assert (status, json.loads(out)) == (0, word_lists.short_words(LEXICON, 3))
 
 
 def test_words_q_without_u_and_containing(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "words", "--q-without-u", "--json")
-    assert (status, json.loads(out)) == (0, coach.q_without_u(LEXICON))
+    assert (status, json.loads(out)) == (0, word_lists.q_without_u(LEXICON))
     status, out, _ = run(capsys, "words", "--q-without-u")
     assert status == 0 and out.splitlines()[-2:] == ["3: QAT QIS", "2: QI"]
     assert run(capsys, "words", "--q-without-u", "--length", "3") == (0, "Q: QAT QIS\n", "")

@@ -53,11 +53,15 @@ from tilebag.view import SeatView, seat_view
 
 if TYPE_CHECKING:
     from tilebag.engine import Engine
-    from tilebag.engine.movegen import MoveGenerator, Play
+    from tilebag.engine.movegen.generator import MoveGenerator, Play
 
 __version__ = "0.1.0"
 
-_FROM_THE_ENGINE = {"Engine": "tilebag.engine", "MoveGenerator": "tilebag.engine.movegen", "Play": "tilebag.engine.movegen"}
+_FROM_THE_ENGINE = {
+    "Engine": "tilebag.engine",
+    "MoveGenerator": "tilebag.engine.movegen.generator",
+    "Play": "tilebag.engine.movegen.generator",
+}
 """Names offered here that live in the engine, loaded when first used."""
 
 

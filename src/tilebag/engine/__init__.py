@@ -29,10 +29,17 @@ from typing import TYPE_CHECKING
 from tilebag.alphabet import Alphabet, Tile, load_alphabet, rack_tile
 from tilebag.board import Board
 from tilebag.engine.equity import MILLIPOINTS
-from tilebag.engine.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
-from tilebag.engine.movegen import MoveGenerator, Play, default_core, distinct_exchanges, leave_valuer, play_order
-from tilebag.engine.opening import OPENING_PENALTY, adjust_opening
-from tilebag.engine.variation_plays import LeaveValuer, VariationGenerator, blank_swaps
+from tilebag.engine.equity.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
+from tilebag.engine.equity.opening import OPENING_PENALTY, adjust_opening
+from tilebag.engine.movegen.generator import (
+    MoveGenerator,
+    Play,
+    default_core,
+    distinct_exchanges,
+    leave_valuer,
+    play_order,
+)
+from tilebag.engine.movegen.variations import LeaveValuer, VariationGenerator, blank_swaps
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.kwg import Kwg
 from tilebag.layout import BoardLayout, load_layout
@@ -67,11 +74,11 @@ class Engine:
     :param kwg: the lexicon's word graph (with its GADDAG).
     :param rules: the rules (default: the standard ones).
     :param leaves: leave values (default: the heuristic table,
-        :data:`tilebag.engine.leaves.DEFAULT_LEAVES`, for the rules' tile set).
-    :param core: ``native`` or ``python`` (default: :func:`tilebag.engine.movegen.default_core`).
+        :data:`tilebag.engine.equity.leaves.DEFAULT_LEAVES`, for the rules' tile set).
+    :param core: ``native`` or ``python`` (default: :func:`tilebag.engine.movegen.generator.default_core`).
 
     On an empty board its equity also counts the opening adjustment
-    (:mod:`tilebag.engine.opening`): :attr:`opening_penalty` millipoints off
+    (:mod:`tilebag.engine.equity.opening`): :attr:`opening_penalty` millipoints off
     for each vowel a first play puts beside a letter premium square.
     """
 

@@ -11,14 +11,14 @@ bots come with tilebag, weakest first (:data:`BOTS`; each kind has a one-line
 * :class:`GreedyPlayer` plays the highest-scoring placement (exchanging
   everything, or passing, when it has none);
 * :class:`StaticPlayer` plays the best *equity*: score plus the value of the
-  tiles it keeps (:mod:`tilebag.engine.leaves`), exchanges included. It is the
+  tiles it keeps (:mod:`tilebag.engine.equity.leaves`), exchanges included. It is the
   strongest bot that answers at once; the champion
-  (:mod:`tilebag.engine.champion`) simulates on top of it. The kinds by
+  (:mod:`tilebag.engine.bots.champion`) simulates on top of it. The kinds by
   name are in :mod:`tilebag.engine.bots`.
 
 The greedy and static bots play every variation of the rules
 (:mod:`tilebag.rules`): they weigh anagram plays with the other plays
-(:mod:`tilebag.engine.variation_plays`), play to reach a Finish Line target as
+(:mod:`tilebag.engine.movegen.variations`), play to reach a Finish Line target as
 soon as they can, and start a turn with a blank swap or a recycle when the
 best play after it is worth more. Those actions keep the turn, so
 :meth:`Player.choose` returns them one at a time and is asked again for the
@@ -44,9 +44,9 @@ from typing import ClassVar
 from tilebag.alphabet import BLANK, BLANK_BIT, Tile, rack_tile
 from tilebag.board import Board
 from tilebag.engine import Engine
-from tilebag.engine.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
-from tilebag.engine.movegen import Play, play_order
-from tilebag.engine.variation_plays import LeaveValuer, after_action, blank_swaps, leave_valuer
+from tilebag.engine.equity.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
+from tilebag.engine.movegen.generator import Play, play_order
+from tilebag.engine.movegen.variations import LeaveValuer, after_action, blank_swaps, leave_valuer
 from tilebag.game import Game
 from tilebag.move import PLAYED_THROUGH, Move
 from tilebag.record import EventKind
@@ -272,7 +272,7 @@ class StaticPlayer(_Bot):
     and starts a turn with a blank swap or a recycle when the best equity
     after it is higher than without (see :class:`_Bot`).
 
-    :param leaves: a leave table (default: :data:`tilebag.engine.leaves.DEFAULT_LEAVES`).
+    :param leaves: a leave table (default: :data:`tilebag.engine.equity.leaves.DEFAULT_LEAVES`).
     :param engine: the engine to play with (default: the game's, with
         ``leaves`` and ``core`` when given).
     :param opening_penalty: the opening adjustment in millipoints a vowel
@@ -297,7 +297,7 @@ class StaticPlayer(_Bot):
         self._own_engine = engine
         self.opening_penalty = opening_penalty
         """Millipoints a vowel for the opening adjustment (default: the engine's,
-        :data:`tilebag.engine.opening.OPENING_PENALTY`)."""
+        :data:`tilebag.engine.equity.opening.OPENING_PENALTY`)."""
         self._engines: dict[str | None, tuple[Engine, Engine]] = {}
         self.leaves = leaves if leaves is not None or engine is None else engine.leaves
         self.core = core
@@ -476,7 +476,7 @@ class BeginnerPlayer:
 
     def plays(self, game: Game) -> list[Play]:
         """Every play it sees (placements, and anagram plays when the rules
-        allow them), in the fixed order of :func:`tilebag.engine.movegen.play_order`
+        allow them), in the fixed order of :func:`tilebag.engine.movegen.generator.play_order`
         by score, whatever the move generator core."""
         board, rack = game.board, game.rack()
         engine = engine_for(game, self.core)

@@ -22,7 +22,7 @@ import threading
 from collections import defaultdict
 
 from tilebag.batch import Backend, run_job
-from tilebag.engine.analysis_batch import AnalysisJob
+from tilebag.engine.analysis.batch import AnalysisJob
 from tilebag.record import GameRecord
 from tilebag.server.room import RoomError
 from tilebag.server.rooms import Rooms

@@ -1,6 +1,6 @@
 """Coaching and analysis for the browser client: the coach's lines
-(:mod:`tilebag.engine.coaching`, as the terminal game says them) and the
-analysis (:mod:`tilebag.engine.analysis`) behind the API.
+(:mod:`tilebag.engine.coaching.coach`, as the terminal game says them) and the
+analysis (:mod:`tilebag.engine.analysis.review`) behind the API.
 
 Coaching is for a seat whose game allows it: an open dictionary, or a seat
 made with ``"practice": true``. It only ever looks at that seat's own rack.
@@ -9,8 +9,8 @@ The analysis of a whole game is for everyone once the game is over.
 
 from __future__ import annotations
 
-from tilebag.engine.analysis import analyze_game
-from tilebag.engine.coaching import (
+from tilebag.engine.analysis.review import analyze_game
+from tilebag.engine.coaching.coach import (
     WORDS_HELP,
     advice_lines,
     bingo_lines,
@@ -71,7 +71,7 @@ def _better(room: Room, seat: int) -> list[str]:
 
 def analysis_of(room: Room) -> dict[str, object]:
     """Each turn of a finished game against the best plays by equity, with
-    each player's totals (:meth:`tilebag.engine.analysis.GameAnalysis.to_dict`),
+    each player's totals (:meth:`tilebag.engine.analysis.review.GameAnalysis.to_dict`),
     made here and now (a server with an analysis queue reads it from the
     database instead).
 

@@ -136,7 +136,7 @@ class AnalysisTable(Base):
     worker: Mapped[str | None] = mapped_column(String(80), nullable=True)
     """The server process that took it (host and process id)."""
     result: Mapped[str | None] = mapped_column(Text, nullable=True)
-    """The analysis as JSON (:meth:`tilebag.engine.analysis.GameAnalysis.to_dict`)."""
+    """The analysis as JSON (:meth:`tilebag.engine.analysis.review.GameAnalysis.to_dict`)."""
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 

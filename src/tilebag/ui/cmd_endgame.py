@@ -38,7 +38,7 @@ def endgame_position(parsed: cgp.Position) -> Position:
 
 def endgame(args: argparse.Namespace) -> int:
     from tilebag.engine import Engine
-    from tilebag.engine.endgame import solve
+    from tilebag.engine.endgame.solver import solve
     from tilebag.lexicon import load_lexicon
 
     if args.seconds is not None and args.seconds <= 0:
@@ -67,8 +67,8 @@ def bench(args: argparse.Namespace) -> int:
     """``tilebag bench endgame``: the time to solve the bag-empty position of
     each of many self-play games (the compiled search when it is built;
     ``TILEBAG_CORE=python`` measures the reference)."""
-    from tilebag.engine.endgame import bench_endgames
-    from tilebag.engine.movegen import default_core
+    from tilebag.engine.movegen.generator import default_core
+    from tilebag.lab.bench import bench_endgames
     from tilebag.progress import Progress
 
     if args.games < 1 or args.seconds <= 0:
@@ -85,7 +85,7 @@ def wintable(args: argparse.Namespace) -> int:
     """``tilebag wintable``: a win-probability table from self-play."""
     from pathlib import Path
 
-    from tilebag.engine.winpct import collect, fit
+    from tilebag.lab.wintable import collect, fit
     from tilebag.progress import Progress
 
     if args.games < 1:

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import TextIO
 
 from tilebag.board import Board
-from tilebag.engine.bench import bag_count, run_movegen
 from tilebag.engine.equity import points
-from tilebag.engine.leaves import DEFAULT_LEAVES, load_leaves
-from tilebag.engine.movegen import MoveGenerator, Play
+from tilebag.engine.equity.leaves import DEFAULT_LEAVES, load_leaves
+from tilebag.engine.movegen.generator import MoveGenerator, Play
 from tilebag.errors import FormatError, quote
 from tilebag.formats import cgp
+from tilebag.lab.bench import bag_count, run_movegen
 from tilebag.lexicon import GraphLexicon, load_lexicon
 from tilebag.move import MoveKind
 from tilebag.progress import Progress
@@ -150,7 +150,7 @@ def _write_plays(out: TextIO, index: int, board: Board, plays: Sequence[Play], *
 
 def selfplay(args: argparse.Namespace) -> int:
     from tilebag.engine.bots import BOTS
-    from tilebag.engine.selfplay import run_selfplay
+    from tilebag.lab.selfplay import run_selfplay
     from tilebag.ui.cli_options import rules_from_args
 
     rules = rules_from_args(args)  # a RulesError exits 2 (in tilebag.ui.cli.main) before any game
@@ -199,8 +199,8 @@ def selfplay(args: argparse.Namespace) -> int:
 
 
 def bench_selfplay(args: argparse.Namespace) -> int:
-    from tilebag.engine.bench import run_selfplay as run
-    from tilebag.engine.movegen import default_core
+    from tilebag.engine.movegen.generator import default_core
+    from tilebag.lab.bench import run_selfplay as run
 
     if args.games < 1:
         print("tilebag: bench selfplay: --games must be at least 1", file=sys.stderr)
@@ -216,7 +216,7 @@ def bench_opening(args: argparse.Namespace) -> int:
     """``tilebag bench opening``."""
     from tilebag.engine import Engine
     from tilebag.engine.equity import millipoints
-    from tilebag.engine.opening import measure_penalties
+    from tilebag.lab.bench import measure_penalties
     from tilebag.lexicon import default_lexicon
 
     try:
@@ -236,7 +236,7 @@ def bench_opening(args: argparse.Namespace) -> int:
 
 
 def bench_movegen(args: argparse.Namespace) -> int:
-    from tilebag.engine.movegen import native_available
+    from tilebag.engine.movegen.generator import native_available
 
     cores = ["python", "native"] if native_available() else ["python"]
     if args.core:
@@ -265,7 +265,7 @@ def bench_movegen(args: argparse.Namespace) -> int:
 
 def bench_sim(args: argparse.Namespace) -> int:
     """``tilebag bench sim``."""
-    from tilebag.engine.sim import bench_sim as run
+    from tilebag.lab.bench import bench_sim as run
 
     if args.positions < 1 or args.seconds <= 0 or args.plies < 1:
         print("tilebag: bench sim: --positions and --plies from 1, --seconds above 0", file=sys.stderr)

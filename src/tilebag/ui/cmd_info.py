@@ -66,7 +66,7 @@ def rules(args: argparse.Namespace) -> int:
 
 
 def info(args: argparse.Namespace) -> int:
-    from tilebag.engine.movegen import default_core, native_available
+    from tilebag.engine.movegen.generator import default_core, native_available
     from tilebag.lexicon import DEFAULT_LEXICON, cache_dir
 
     print(f"tilebag {__version__} (Python {sys.version.split()[0]})")

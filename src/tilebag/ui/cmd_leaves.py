@@ -22,7 +22,7 @@ def stop_on_signals() -> None:
 
 
 def train(args: argparse.Namespace) -> int:
-    from tilebag.engine.leave_training import train_leaves
+    from tilebag.lab.leave_training import train_leaves
     from tilebag.ui.cli_options import rules_from_args
 
     rules = rules_from_args(args)

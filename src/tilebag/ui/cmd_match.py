@@ -8,7 +8,7 @@ import sys
 
 
 def match(args: argparse.Namespace) -> int:
-    from tilebag.engine.match import run_match
+    from tilebag.lab.match import run_match
     from tilebag.ui.cli_options import rules_from_args
 
     rules = rules_from_args(args)  # a RulesError exits 2 (in tilebag.ui.cli.main) before any game

@@ -61,7 +61,7 @@ def _analyze_many(args: argparse.Namespace) -> int:
 
     from tilebag.batch import backend_for
     from tilebag.batch.results import ResultsFile
-    from tilebag.engine.analysis_batch import AnalysedRecord, AnalysisJob, analyze_records
+    from tilebag.engine.analysis.batch import AnalysedRecord, AnalysisJob, analyze_records
     from tilebag.formats import gcg
 
     if args.engine == "sim" and args.seconds <= 0:
@@ -117,8 +117,8 @@ def _parses_as(path: str, alphabet: str) -> bool:
 def analyze(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag.engine.analysis import analyze_game
-    from tilebag.engine.leaves import DEFAULT_LEAVES, load_leaves
+    from tilebag.engine.analysis.review import analyze_game
+    from tilebag.engine.equity.leaves import DEFAULT_LEAVES, load_leaves
     from tilebag.formats import gcg
     from tilebag.lexicon import load_lexicon
     from tilebag.progress import Progress
@@ -147,7 +147,7 @@ def analyze(args: argparse.Namespace) -> int:
         analysis = analyze_game(record, lexicon=lexicon, leaves=leaves, top=args.top, progress=report, source=args.game)
     reviews = None
     if args.engine == "sim":
-        from tilebag.engine.sim_review import review_game, sim_report
+        from tilebag.engine.analysis.sim_review import review_game, sim_report
 
         if args.seconds <= 0:
             raise FormatError("--seconds must be more than 0")

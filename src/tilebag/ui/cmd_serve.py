@@ -46,7 +46,7 @@ def bench(args: argparse.Namespace) -> int:
     if args.think < 0:
         print("tilebag: --think takes seconds from 0", file=sys.stderr)
         return 2
-    from tilebag.server.bench import main
+    from tilebag.lab.serve_bench import main
 
     return main(args.games, as_json=args.json, think=args.think, url=args.url.rstrip("/") if args.url else None)
 

@@ -18,7 +18,7 @@ from tilebag.position import Position
 
 def sim(args: argparse.Namespace) -> int:
     from tilebag.engine import Engine
-    from tilebag.engine.sim import SimPlayer, SimResult
+    from tilebag.engine.montecarlo.sim import SimPlayer, SimResult
     from tilebag.lexicon import load_lexicon
 
     for name in ("seconds",):

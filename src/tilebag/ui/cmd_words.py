@@ -1,5 +1,5 @@
 """The word tools of ``tilebag``: ``word``, ``anagram``, ``hooks`` and
-``words`` (:mod:`tilebag.engine.coach` does the work).
+``words`` (:mod:`tilebag.engine.coaching.word_lists` does the work).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from tilebag.errors import TilebagError
 def word(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag.engine.coach import word_letters
+    from tilebag.engine.coaching.word_lists import word_letters
     from tilebag.lexicon import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)
@@ -30,22 +30,22 @@ def word(args: argparse.Namespace) -> int:
 def anagram(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag.engine import coach
+    from tilebag.engine.coaching import word_lists
     from tilebag.lexicon import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)
     alphabet = lexicon.alphabet
-    tiles = coach.parse_tiles(args.rack, alphabet)
-    words = coach.anagrams(lexicon, tiles, build=args.build, min_length=args.min_length)
-    plus = coach.through_bingos(lexicon, tiles) if args.plus else {}
+    tiles = word_lists.parse_tiles(args.rack, alphabet)
+    words = word_lists.anagrams(lexicon, tiles, build=args.build, min_length=args.min_length)
+    plus = word_lists.through_bingos(lexicon, tiles) if args.plus else {}
     if args.json:
         print(json.dumps({"rack": alphabet.format_rack(tiles), "lexicon": lexicon.name, "words": words, "plus": plus}))
     elif not words and not plus:
         print(f"no words from {alphabet.format_rack(tiles)} in {lexicon.name}")
     else:
-        for line in coach.labelled_lines(coach.group_by_length(words, alphabet)):
+        for line in word_lists.labelled_lines(word_lists.group_by_length(words, alphabet)):
             print(line)
-        for line in coach.labelled_lines({f"+{letter}": found for letter, found in plus.items()}):
+        for line in word_lists.labelled_lines({f"+{letter}": found for letter, found in plus.items()}):
             print(line)
     return 0 if words or plus else 1
 
@@ -53,11 +53,11 @@ def anagram(args: argparse.Namespace) -> int:
 def hooks(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag.engine import coach
+    from tilebag.engine.coaching import word_lists
     from tilebag.lexicon import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)
-    found = [coach.hooks(lexicon, coach.word_letters(w, lexicon.alphabet)) for w in args.words]
+    found = [word_lists.hooks(lexicon, word_lists.word_letters(w, lexicon.alphabet)) for w in args.words]
     if args.json:
         fields = [
             {
@@ -72,7 +72,7 @@ def hooks(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(fields))
     else:
-        for line in coach.format_hooks(found, words=args.show_words):
+        for line in word_lists.format_hooks(found, words=args.show_words):
             print(line)
     return 0 if any(found) else 1
 
@@ -80,7 +80,7 @@ def hooks(args: argparse.Namespace) -> int:
 def words(args: argparse.Namespace) -> int:
     import json
 
-    from tilebag.engine import coach
+    from tilebag.engine.coaching import word_lists
     from tilebag.lexicon import load_lexicon
 
     if args.length is None and not args.q_without_u and args.containing is None:
@@ -92,11 +92,11 @@ def words(args: argparse.Namespace) -> int:
     lexicon = load_lexicon(args.lexicon)
     alphabet = lexicon.alphabet
     if args.q_without_u:
-        found = coach.q_without_u(lexicon)
+        found = word_lists.q_without_u(lexicon)
     elif args.containing is not None:
-        found = coach.words_containing(lexicon, args.containing, without=args.without)
+        found = word_lists.words_containing(lexicon, args.containing, without=args.without)
     else:
-        found = coach.short_words(lexicon, args.length)
+        found = word_lists.short_words(lexicon, args.length)
     if args.length is not None:
         found = [word for word in found if len(alphabet.parse_word(word)) == args.length]
     if args.json:
@@ -105,8 +105,8 @@ def words(args: argparse.Namespace) -> int:
         print(f"no such words in {lexicon.name}")
     else:
         if args.length:
-            lines = coach.labelled_lines(coach.group_by_first(found, alphabet))
+            lines = word_lists.labelled_lines(word_lists.group_by_first(found, alphabet))
         else:
-            lines = coach.labelled_lines(coach.group_by_length(found, alphabet))
+            lines = word_lists.labelled_lines(word_lists.group_by_length(found, alphabet))
         print("\n".join(lines))
     return 0 if found else 1

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from tilebag.actions import PlayMove
 from tilebag.alphabet import BLANK, Tile
 from tilebag.clock import Now, format_clock, format_seconds
-from tilebag.engine import coaching
-from tilebag.engine.analysis import TurnAnalysis, analyze_turn
+from tilebag.engine.analysis.review import TurnAnalysis, analyze_turn
+from tilebag.engine.coaching import coach
 from tilebag.engine.players import Player
 from tilebag.errors import IllegalMoveError, InvalidMoveError, NothingToUndoError, TilebagError
 from tilebag.game import Game, GameState, Termination
@@ -517,7 +517,7 @@ class Session:
 
     def cmd_hint(self, _: str) -> Action:
         """The play the static bot would make with the rack of the player to
-        move, when the rules open the dictionary (see :func:`~tilebag.engine.coaching.hint_lines`)."""
+        move, when the rules open the dictionary (see :func:`~tilebag.engine.coaching.coach.hint_lines`)."""
         if not self.coaching_allowed():
             self.say(f"Not allowed: {CLOSED_DICTIONARY}.")
             return Action.CONTINUE
@@ -525,7 +525,7 @@ class Session:
             self.say("The game is over: there is no move to hint at.")
             return Action.CONTINUE
         try:
-            [hint] = coaching.hint_lines(self.game, top=1)
+            [hint] = coach.hint_lines(self.game, top=1)
         except TypeError as err:
             self.say(f"No hints: {err}.")
             return Action.CONTINUE
@@ -632,27 +632,27 @@ class Session:
         if review is None:
             self.say("No move of yours to review yet.")
             return Action.CONTINUE
-        self.say_lines(coaching.review_lines(self.game, review))
+        self.say_lines(coach.review_lines(self.game, review))
         return Action.CONTINUE
 
     def cmd_words(self, what: str) -> Action:
         if not self.coaching_refused():
-            self.say_lines(coaching.words_lines(self.game, what))
+            self.say_lines(coach.words_lines(self.game, what))
         return Action.CONTINUE
 
     def cmd_hooks(self, words: str) -> Action:
         if not self.coaching_refused():
-            self.say_lines(coaching.hooks_lines(self.game, words))
+            self.say_lines(coach.hooks_lines(self.game, words))
         return Action.CONTINUE
 
     def cmd_bingos(self, _: str) -> Action:
         if not self.coaching_refused():
-            self.say_lines(coaching.bingo_lines(self.game, self.seat()))
+            self.say_lines(coach.bingo_lines(self.game, self.seat()))
         return Action.CONTINUE
 
     def cmd_advice(self, _: str) -> Action:
         if not self.coaching_refused():
-            self.say_lines(coaching.advice_lines(self.game, self.seat()))
+            self.say_lines(coach.advice_lines(self.game, self.seat()))
         return Action.CONTINUE
 
     def cmd_challenge(self, who: str) -> Action:

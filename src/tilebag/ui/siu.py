@@ -5,8 +5,8 @@ The main thread reads commands at all times; a search runs on a thread of
 its own and is ended by ``stop`` (or its limits), after which it sends its
 last ``info`` lines and exactly one ``bestmove``. ``isready`` is answered
 at once, searching or not. Modes: ``gen`` (the static ranking), ``sim``
-(:class:`tilebag.engine.sim.SimPlayer`), ``endgame``
-(:func:`tilebag.engine.endgame.solve`), ``peg`` and ``auto`` (the endgame
+(:class:`tilebag.engine.montecarlo.sim.SimPlayer`), ``endgame``
+(:func:`tilebag.engine.endgame.solver.solve`), ``peg`` and ``auto`` (the endgame
 once the bag is empty, the pre-endgame with one tile in it, the sim
 before). Moves are written as SIU writes them (:mod:`tilebag.ui.siu_notation`).
 
@@ -32,14 +32,14 @@ from tilebag.alphabet import Tile
 from tilebag.bag import Bag
 from tilebag.board import Board
 from tilebag.engine import Engine
-from tilebag.engine.champion import fitting_search
-from tilebag.engine.endgame import EndgameSolution, solve
-from tilebag.engine.inference import Inference, infer_after
-from tilebag.engine.leaves import DEFAULT_LEAVES
-from tilebag.engine.movegen import Play
-from tilebag.engine.preendgame import solve_preendgame
-from tilebag.engine.sim import DROP_Z, INFER_AT_LEAST, LATE_BAG, SimPlayer, SimResult, start_workers
-from tilebag.engine.winpct import WinTable
+from tilebag.engine.bots.champion import fitting_search
+from tilebag.engine.endgame.preendgame import solve_preendgame
+from tilebag.engine.endgame.solver import EndgameSolution, solve
+from tilebag.engine.equity.leaves import DEFAULT_LEAVES
+from tilebag.engine.equity.winpct import WinTable
+from tilebag.engine.montecarlo.inference import Inference, infer_after
+from tilebag.engine.montecarlo.sim import DROP_Z, INFER_AT_LEAST, LATE_BAG, SimPlayer, SimResult, start_workers
+from tilebag.engine.movegen.generator import Play
 from tilebag.errors import FormatError, TilebagError
 from tilebag.formats import cgp
 from tilebag.lexicon import GraphLexicon, load_lexicon
@@ -126,7 +126,7 @@ class State:
 
     def infer(self, engine: Engine, *, samples: int, seconds: float, stop: Callable[[], bool]) -> Inference | str:
         """The leaves that explain the opponent's last placement (the last
-        of ``moves``; see :mod:`tilebag.engine.inference`), or why there is
+        of ``moves``; see :mod:`tilebag.engine.montecarlo.inference`), or why there is
         nothing to infer."""
         if self.last_place is None or self.last_place[0] == self.turn:
             return "the last of the moves is not the opponent's placement"
@@ -277,7 +277,7 @@ class SiuEngine:
             lexicon = lexicon or load_lexicon(None)
             engine = Engine.for_lexicon(lexicon)
             if leaves.lower() != DEFAULT_LEAVES:
-                from tilebag.engine.leaves import HEURISTIC, load_leaves
+                from tilebag.engine.equity.leaves import HEURISTIC, load_leaves
 
                 try:
                     found = self._data_file(leaves)

@@ -5,7 +5,7 @@
  * walk's inner loop (kept here, inline, so that no unit pays a call for
  * them).
  *
- * The core follows tilebag/engine/movegen.py (the reference) step for step:
+ * The core follows tilebag/engine/movegen/generator.py (the reference) step for step:
  * the same anchors, the same cross-sets, the same GADDAG walk, the same rule
  * for reporting a one-tile play once, so both list exactly the same plays
  * with the same scores. On top of the reference it values leaves itself,
@@ -295,7 +295,7 @@ static inline uint64_t mix64(uint64_t x) {
     return x ^ (x >> 31);
 }
 
-/* The order of tilebag.movegen.play_order: best equity, higher score, then
+/* The order of tilebag.engine.movegen.generator.play_order: best equity, higher score, then
    kind, across before down, row, column and tiles. (The endgame sorts its
    moves with it too.) */
 static inline int compare_found(const Found *x, const Found *y) {

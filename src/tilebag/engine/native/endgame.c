@@ -3,7 +3,7 @@
  * with the core's generator (movegen.c), reading the Core's configuration
  * in place and writing only its own working memory.
  *
- * It is tilebag/engine/endgame.py (the reference) step for step, so both
+ * It is tilebag/engine/endgame/solver.py (the reference) step for step, so both
  * search the same positions in the same order and find the same values,
  * best moves and lines:
  *
@@ -16,7 +16,7 @@
  *   exact, a lower or an upper bound, and the best move;
  * - moves in the reference's order: the table's best move first, then the
  *   placements by static endgame equity (score minus twice the face value
- *   of the tiles kept; ties as tilebag.movegen.play_order breaks them),
+ *   of the tiles kept; ties as tilebag.engine.movegen.generator.play_order breaks them),
  *   then the pass. Placements are generated only when the table's move
  *   did not cut the node off;
  * - the end of the game: a player going out gets twice the other's rack
@@ -1215,7 +1215,7 @@ INTERNAL const char Core_endgame_doc[] = PyDoc_STR(
 "endgame(board, rack, other_rack, scoreless, scoreless_limit, max_depth, seconds, table_megabytes,\n"
 "        stop, on_depth)\n--\n\n"
 "Solve an endgame (the bag empty) for the player holding `rack`, as\n"
-"tilebag.engine.endgame solves it: iterative deepening up to `max_depth` plies\n"
+"tilebag.engine.endgame.solver solves it: iterative deepening up to `max_depth` plies\n"
 "(at most 250), for at most `seconds` (negative: no limit), with a table of at\n"
 "most `table_megabytes`. `stop` (None or a callable) is asked a few times a\n"
 "second: true stops the search as time running out does. `on_depth` (None or a\n"

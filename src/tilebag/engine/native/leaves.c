@@ -1,6 +1,6 @@
 /*
  * Leave values in the core: the Heuristic and Klv types (the parameters of
- * tilebag.leaves.HeuristicLeaves, a KLV file's graph), and the table of a
+ * tilebag.engine.equity.leaves.HeuristicLeaves, a KLV file's graph), and the table of a
  * rack's sub-racks a search values plays with.
  *
  * The value of every sub-rack is computed once per call into a table
@@ -12,7 +12,7 @@
 #include "core.h"
 
 INTERNAL double heuristic_value(const Heuristic *h, const int *kinds, const int *kept, int m) {
-    /* tilebag.leaves.HeuristicLeaves._compute, operation for operation */
+    /* tilebag.engine.equity.leaves.HeuristicLeaves._compute, operation for operation */
     double total = 0.0;
     int letters = 0, vowel_count = 0, has_q = 0, has_u = 0;
     for (int i = 0; i < m; i++) {
@@ -41,7 +41,7 @@ INTERNAL double heuristic_value(const Heuristic *h, const int *kinds, const int 
     return total;
 }
 
-/* tilebag.leaves.KlvLeaves.index and _compute: the rank of a leave among
+/* tilebag.engine.equity.leaves.KlvLeaves.index and _compute: the rank of a leave among
    the file's leaves, its value, or 0.0 when the file does not list it (or
    its word counts give a rank outside the values). */
 INTERNAL double klv_value(const Klv *k, const int *kinds, const int *kept, int m) {
@@ -251,7 +251,7 @@ static int Heuristic_init(Heuristic *self, PyObject *args, PyObject *kwds) {
 PyDoc_STRVAR(Heuristic_doc,
 "Heuristic(tile_values, repeat_penalties, vowels, q, u, third_copy_factor, balance_target,\n"
 "          balance_weight, one_kind_consonant, one_kind_vowel, q_penalty)\n--\n\n"
-"The parameters of tilebag.leaves.HeuristicLeaves, for the core to value leaves with.");
+"The parameters of tilebag.engine.equity.leaves.HeuristicLeaves, for the core to value leaves with.");
 
 INTERNAL PyTypeObject HeuristicType = {
     PyVarObject_HEAD_INIT(NULL, 0)
@@ -332,7 +332,7 @@ static void Klv_dealloc(Klv *self) {
 PyDoc_STRVAR(Klv_doc,
 "Klv(nodes, counts, values)\n--\n\n"
 "A KLV leave file for the core: its graph's nodes, the word count of each node\n"
-"(see tilebag.leaves) as 32-bit buffers, and one value per leave (all copied).");
+"(see tilebag.engine.equity.leaves) as 32-bit buffers, and one value per leave (all copied).");
 
 INTERNAL PyTypeObject KlvType = {
     PyVarObject_HEAD_INIT(NULL, 0)

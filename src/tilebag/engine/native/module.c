@@ -117,7 +117,7 @@ static PyObject *Core_placements(Core *self, PyObject *args) {
 
 PyDoc_STRVAR(Core_generate_doc,
 "generate(board, rack, leaves, endgame, top, with_pass, exchanges)\n--\n\n"
-"Every legal placement valued and sorted as tilebag.movegen.play_order sorts,\n"
+"Every legal placement valued and sorted as tilebag.engine.movegen.generator.play_order sorts,\n"
 "as a Plays sequence. `leaves` is None (worth 0), a Heuristic, a Klv, or a\n"
 "(strides, values) table indexed by the tiles used; with `endgame` a leave\n"
 "is worth minus twice its face value. `top` > 0 keeps only the best plays;\n"

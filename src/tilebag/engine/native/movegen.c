@@ -1,7 +1,7 @@
 /*
  * Move generation: cross-sets, the GADDAG walk over the KWG nodes (read in
  * place from the configuration), a call's setup, exchanges and the order
- * of plays. tilebag/engine/movegen.py is the reference, step for step.
+ * of plays. tilebag/engine/movegen/generator.py is the reference, step for step.
  *
  * Nothing is allocated per node, per step or per play: plays are written
  * into the generator's reusable array and copied once into the result.

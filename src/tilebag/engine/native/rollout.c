@@ -1,6 +1,6 @@
 /*
  * The rollouts of a Monte Carlo simulation, in the compiled core
- * (tilebag/engine/sim.py is the reference, step for step). They search with
+ * (tilebag/engine/montecarlo/sim.py is the reference, step for step). They search with
  * the Core's own generator (its word filter and memo of cross-sets are
  * worth keeping from one rollout to the next), under the GIL.
  *
@@ -436,7 +436,7 @@ INTERNAL const char Core_rollouts_doc[] = PyDoc_STR(
 "one iteration,\n"
 "a list of (value, points) for each candidate (kind, start, lane, down, tiles,\n"
 "score). `leaves` is None, a Heuristic or a Klv; `wins` None or (spread before,\n"
-"scales, edges). tilebag.engine.sim is the reference.");
+"scales, edges). tilebag.engine.montecarlo.sim is the reference.");
 
 /* Everything a call brings, checked and copied before the first rollout. */
 typedef struct RoCall {

@@ -5,9 +5,11 @@ parsed records, never a file name, and send back each record's analysis as
 JSON-ready data and as the text report ``tilebag analyze`` prints.
 
 >>> from tilebag.batch import LocalBackend
->>> from tilebag.engine.selfplay import SelfplayJob
->>> job = SelfplayJob(("static", "greedy"), 8)
->>> game, _ = job.play(job.load(), 0)
+>>> from tilebag.engine.players import GreedyPlayer, StaticPlayer
+>>> from tilebag.game import Game
+>>> game, bots = Game(["static", "greedy"], seed=8), [StaticPlayer(), GreedyPlayer()]
+>>> while not game.is_over():
+...     _ = game.push(bots[game.turn].choose(game))
 >>> done, stopped = analyze_records([("game.gcg", game.record())], AnalysisJob(top=2), LocalBackend(1), progress=False)
 >>> done[0].source, done[0].error, len(done[0].data["turns"]) > 0, stopped
 ('game.gcg', None, True, False)
@@ -20,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from tilebag.batch import Backend, Job, run_job
-from tilebag.engine.analysis import analyze_game
-from tilebag.engine.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
+from tilebag.engine.analysis.review import analyze_game
+from tilebag.engine.equity.leaves import DEFAULT_LEAVES, LeaveValues, load_leaves
 from tilebag.errors import TilebagError
 from tilebag.lexicon import GraphLexicon, load_lexicon
 from tilebag.record import GameRecord
@@ -59,7 +61,7 @@ class AnalysisJob(Job[tuple[str, GameRecord], AnalysedRecord]):
             data = analysis.to_dict()
             report = analysis.report()
             if self.seconds is not None:
-                from tilebag.engine.sim_review import review_game, sim_report
+                from tilebag.engine.analysis.sim_review import review_game, sim_report
 
                 reviews = review_game(record, lexicon=lexicon, seconds=self.seconds)
                 data["sim"] = [review.to_dict() for review in reviews]

@@ -1,6 +1,6 @@
 """A finished game's turns judged by simulation: the chance of winning each
 move kept, against the best the simulating bot found
-(:class:`tilebag.engine.sim.SimPlayer`), and the chance lost.
+(:class:`tilebag.engine.montecarlo.sim.SimPlayer`), and the chance lost.
 
 Turns with tiles in the bag and a rack the record shows in full are
 reviewed (two players, no variation's actions); the bag-empty turns are the
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from tilebag.actions import PlayMove
 from tilebag.engine import Engine
-from tilebag.engine.movegen import Play
-from tilebag.engine.sim import SimPlayer
+from tilebag.engine.montecarlo.sim import SimPlayer
+from tilebag.engine.movegen.generator import Play
 from tilebag.formats.replay import replay
 from tilebag.game import Game, GameState
 from tilebag.lexicon import GraphLexicon, default_lexicon

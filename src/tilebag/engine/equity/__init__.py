@@ -9,6 +9,15 @@ every sum and comparison is exact, the same in the reference generator and
 the compiled core, and the same on every machine. Only what is shown to a
 person is turned back into points (:func:`points`).
 
+What a play keeps is valued by the modules of this package:
+
+- :mod:`.leaves`: leave values (KLV/KLV2 files, text tables, the heuristic,
+  the shipped trained table), written by :mod:`.leave_writers`;
+- :mod:`.opening`: the opening adjustment, what a first play gives away
+  beside the premium squares;
+- :mod:`.winpct`: the chance of winning from the spread and the tiles
+  unseen, which simulation values its rollouts by.
+
 >>> millipoints(3.2495), millipoints(-0.0005), millipoints(14)
 (3250, 0, 14000)
 >>> points(17_500)

@@ -12,7 +12,7 @@ Three sources of values:
 - :class:`KlvLeaves`, the ``.klv``/``.klv2`` files of wolges, Macondo,
   MAGPIE and Woogles; the default, ``"trained"``, is such a table that
   tilebag trained by self-play for its default lexicon
-  (:mod:`tilebag.engine.leave_training`, ``docs/leaves.md``);
+  (:mod:`tilebag.lab.leave_training`, ``docs/leaves.md``);
 - :class:`HeuristicLeaves`, a hand-made rule of thumb (``"heuristic"``),
   the default for a tile set no table was trained for;
 - :class:`TableLeaves`, tilebag's own text table (``LEAVE VALUE`` lines).
@@ -75,7 +75,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet
-from tilebag.engine.leave_writers import KLV1_SCALE, Key, dumps_klv, dumps_klv2, normalised_table
+from tilebag.engine.equity.leave_writers import KLV1_SCALE, Key, dumps_klv, dumps_klv2, normalised_table
 from tilebag.errors import FormatError, InvalidMoveError, quote
 from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
 from tilebag.rules import MAX_RACK_SIZE

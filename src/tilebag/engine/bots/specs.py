@@ -3,7 +3,7 @@ other commands that pit bots against each other take them.
 
 ``static``, ``greedy``, ``beginner``, ``static:leaves=FILE`` (a leave table:
 KLV/KLV2 or a text table), ``sim:plies=2,seconds=1,candidates=10`` (the
-simulating player, :class:`tilebag.engine.sim.SimPlayer`; ``confidence=99.9``
+simulating player, :class:`tilebag.engine.montecarlo.sim.SimPlayer`; ``confidence=99.9``
 drops a candidate only when it is that sure it is worse; ``infer=off`` deals
 the opponent racks from all the unseen tiles, not the leaves that explain
 its last play, ``infer=5`` those within 5 points of its best play;
@@ -11,7 +11,7 @@ its last play, ``infer=5`` those within 5 points of its best play;
 tiles or fewer, not seven, ``late=off`` never, and plays the static choice
 with the bag empty),
 ``champion:seconds=1``, ``static:opening=0`` (the opening adjustment, in
-points a vowel, :mod:`tilebag.engine.opening`; 0 for none). Options are ``key=value`` pairs after a colon,
+points a vowel, :mod:`tilebag.engine.equity.opening`; 0 for none). Options are ``key=value`` pairs after a colon,
 separated by commas. ``workers=N`` (or ``workers=all``) gives a simulating
 bot's rollouts N processes; the default is one, since a match already plays
 a game on each core (``tilebag match ... --workers 1`` to give each move
@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tilebag.engine.equity import millipoints
-from tilebag.engine.leaves import LeaveValues, load_leaves
+from tilebag.engine.equity.leaves import LeaveValues, load_leaves
 from tilebag.engine.players import BeginnerPlayer, GreedyPlayer, Player, StaticPlayer
 from tilebag.errors import TilebagError
 
 if TYPE_CHECKING:
-    from tilebag.engine.winpct import WinTable
+    from tilebag.engine.equity.winpct import WinTable
 
 OPTIONS: dict[str, tuple[str, ...]] = {
     "static": ("leaves", "opening"),
@@ -85,7 +85,7 @@ class BotSpec:
         if self.kind == "greedy":
             return GreedyPlayer(name)
         if self.kind == "champion":
-            from tilebag.engine.champion import ChampionPlayer
+            from tilebag.engine.bots.champion import ChampionPlayer
 
             return ChampionPlayer(
                 name,
@@ -94,7 +94,7 @@ class BotSpec:
                 workers=_workers(self.options.get("workers")),
             )
         if self.kind == "sim":
-            from tilebag.engine.sim import LATE_BAG, SimPlayer
+            from tilebag.engine.montecarlo.sim import LATE_BAG, SimPlayer
 
             options = self.options
             leaves = options.get("leaves")
@@ -215,7 +215,7 @@ def _infer(option: str | None) -> float | None:
 
 def _wins(option: str | None) -> WinTable | bool | None:
     """``wins=no``: by spread alone; ``wins=FILE``: that table; default: the built-in one."""
-    from tilebag.engine.winpct import WinTable
+    from tilebag.engine.equity.winpct import WinTable
 
     if option is None:
         return None

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, letter_of
-from tilebag.engine.coach import q_without_u
-from tilebag.engine.leaves import HeuristicLeaves, LeaveValues
+from tilebag.engine.coaching.word_lists import q_without_u
+from tilebag.engine.equity.leaves import HeuristicLeaves, LeaveValues
 from tilebag.lexicon import GraphLexicon
 
 IDEAL_VOWEL_SHARE = 0.4

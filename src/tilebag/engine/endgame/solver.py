@@ -13,7 +13,7 @@ When a depth reaches the end of every line the search is exact and stops;
 with a time limit it returns the best line of the deepest search finished.
 
 With the compiled core (an engine whose core is ``native``) the same search
-runs in C (``_native_endgame.h``), step for step: the same positions in the
+runs in C (``engine/native/endgame.c``), step for step: the same positions in the
 same order, the same values, lines and counts, many times faster, without
 holding the GIL. The search written here is the reference (``core="python"``).
 
@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from tilebag.alphabet import Tile
 from tilebag.board import Board
 from tilebag.engine import Engine
-from tilebag.engine.movegen import CORES, native_available
+from tilebag.engine.movegen.generator import CORES, native_available
 from tilebag.move import Move, MoveKind
 from tilebag.position import Position
 from tilebag.rules import Rules
@@ -390,116 +390,3 @@ def _native_line(board: Board, line: Sequence[EndgameLineMove]) -> list[EndgameM
         moves.append(EndgameMove(move, board.notation(move), score))
         board.place(move)
     return moves
-
-
-def percentile(times: Sequence[float], fraction: float) -> float:
-    """The time ``fraction`` of the way up the sorted times (0.0 for none).
-
-    >>> percentile([3.0, 1.0, 2.0, 4.0], 0.5), percentile([], 0.9)
-    (3.0, 0.0)
-    """
-    ordered = sorted(times)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else 0.0
-
-
-@dataclass
-class EndgameBench:
-    """Solving the bag-empty position of many self-play games: how many
-    were solved exactly within the time limit, and how long each took."""
-
-    games: int = 0
-    """Games played (a game that ends before its bag empties has no endgame)."""
-    positions: int = 0
-    exact: int = 0
-    times: list[float] = field(default_factory=list)
-    """The seconds each endgame took (those not solved exactly: the limit)."""
-    exact_times: list[float] = field(default_factory=list)
-    """The seconds each endgame solved exactly took."""
-    nodes: int = 0
-    limit: float | None = None
-    core: str = "python"
-    stopped: bool = False
-    """True when Ctrl+C ended the run early: the figures are of the endgames solved before."""
-
-    def percentile(self, fraction: float) -> float:
-        return percentile(self.times, fraction)
-
-    def nodes_per_second(self) -> int:
-        seconds = sum(self.times)
-        return round(self.nodes / seconds) if seconds else 0
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "core": self.core,
-            "games": self.games,
-            "positions": self.positions,
-            "exact": self.exact,
-            "seconds_limit": self.limit,
-            "median_s": round(self.percentile(0.5), 3),
-            "p90_s": round(self.percentile(0.9), 3),
-            "max_s": round(max(self.times, default=0.0), 3),
-            "exact_median_s": round(percentile(self.exact_times, 0.5), 3),
-            "exact_p90_s": round(percentile(self.exact_times, 0.9), 3),
-            "exact_max_s": round(max(self.exact_times, default=0.0), 3),
-            "total_s": round(sum(self.times), 1),
-            "nodes_per_second": self.nodes_per_second(),
-            "stopped": self.stopped,
-        }
-
-    def text(self) -> str:
-        limit = f", at most {self.limit:g} s each" if self.limit else ""
-        stopped = " (stopped by Ctrl+C)" if self.stopped else ""
-        solved = self.exact_times
-        return (
-            f"{self.games} games, {self.positions} endgames ({self.core} core{limit}){stopped}: "
-            f"{self.exact} solved exactly, in median {percentile(solved, 0.5):.3f} s, p90 {percentile(solved, 0.9):.3f} s, "
-            f"max {max(solved, default=0.0):.3f} s; every endgame: median {self.percentile(0.5):.3f} s, "
-            f"p90 {self.percentile(0.9):.3f} s, max {max(self.times, default=0.0):.3f} s, total {sum(self.times):.1f} s; "
-            f"{self.nodes_per_second()} positions searched a second"
-        )
-
-
-def bench_endgames(
-    games: int,
-    *,
-    seed: int = 1,
-    seconds: float | None = 10.0,
-    progress: Callable[[int], None] | None = None,
-    core: str | None = None,
-) -> EndgameBench:
-    """Play ``games`` static self-play games (seeds ``seed``, ``seed + 1``,
-    ...) to the point where the bag empties and solve each of those
-    endgames, for at most ``seconds`` each (Ctrl+C keeps what was done).
-
-    :param progress: called with the games done after each.
-    :param core: the search's core (default: the engine's).
-    """
-    from tilebag.engine.players import StaticPlayer
-    from tilebag.game import Game
-    from tilebag.lexicon import default_lexicon
-
-    lexicon = default_lexicon()
-    engine = Engine.for_lexicon(lexicon)
-    bot = StaticPlayer("bench")
-    result = EndgameBench(limit=seconds, core=core or engine.core)
-    try:
-        for number in range(games):
-            game = Game(["a", "b"], lexicon=lexicon, seed=seed + number)
-            while not game.is_over() and len(game.bag):
-                game.push(bot.choose(game))
-            if not game.is_over():
-                solution = solve(game.position(), engine, seconds=seconds, core=result.core)
-                if solution.stopped:
-                    raise KeyboardInterrupt
-                result.positions += 1
-                result.exact += solution.exact
-                result.times.append(solution.seconds)
-                if solution.exact:
-                    result.exact_times.append(solution.seconds)
-                result.nodes += solution.nodes
-            result.games += 1
-            if progress is not None:
-                progress(number + 1)
-    except KeyboardInterrupt:
-        result.stopped = True
-    return result

@@ -4,11 +4,11 @@ For the player to move, the best plays by static equity are the
 candidates. Each iteration draws a rack for the opponent from the tiles the
 player cannot see (the rest, in a shuffled order, is the bag); after the
 opponent's placement the rack holds one of the leaves with which the static
-player would have made it (:mod:`tilebag.engine.inference`), and every
+player would have made it (:mod:`tilebag.engine.montecarlo.inference`), and every
 candidate is played out for a few plies with the static policy from that
 same draw, so that the candidates are compared on the same luck. A
 candidate's value in an iteration is the player's chance of winning after
-the rollout (:mod:`tilebag.engine.winpct`: from the spread then, counting
+the rollout (:mod:`tilebag.engine.equity.winpct`: from the spread then, counting
 what each side's last play kept as its equity did, the player's for it and
 the opponent's against it, and the tiles unseen), with the spread to
 break ties; or, without a win table, that spread alone. A rollout that
@@ -56,10 +56,10 @@ from statistics import NormalDist
 from tilebag.alphabet import Alphabet, Tile
 from tilebag.bag import Bag
 from tilebag.engine import Engine
-from tilebag.engine.inference import infer_from_game
-from tilebag.engine.movegen import Play
+from tilebag.engine.equity.winpct import WinTable
+from tilebag.engine.montecarlo.inference import infer_from_game
+from tilebag.engine.movegen.generator import Play
 from tilebag.engine.players import StaticPlayer, engine_for
-from tilebag.engine.winpct import WinTable
 from tilebag.game import Game, GameState
 from tilebag.move import Move
 from tilebag.position import Position, Undo
@@ -147,12 +147,12 @@ class SimPlayer:
     :param iterations: stop after this many iterations at most.
     :param seed: the seed of the draws (a fixed seed gives the same choices).
     :param wins: the win-probability table to value plays by (default: the
-        built-in one, :mod:`tilebag.engine.winpct`; ``False``: the spread alone).
+        built-in one, :mod:`tilebag.engine.equity.winpct`; ``False``: the spread alone).
     :param confidence: how sure (a percentage) the search must be that a
         candidate is worse than the best to drop it (default 99); the
         search stops when one is left.
     :param infer: deal the opponent the leaves that explain its last play
-        (:mod:`tilebag.engine.inference`): those with which the static
+        (:mod:`tilebag.engine.montecarlo.inference`): those with which the static
         player's best play is worth at most this many points more than the
         play made (default 0; ``None``: racks drawn from all the unseen tiles).
     :param workers: processes the rollouts run in (default 1; ``None``:
@@ -631,54 +631,3 @@ def _survivors(alive: list[Candidate], z: float = DROP_Z) -> list[Candidate]:
         if mean <= z * error and not (error == 0 and mean > 0):
             kept.append(candidate)
     return kept
-
-
-@dataclass
-class SimBench:
-    """Rollouts a second over simulated positions, in one process."""
-
-    positions: int
-    rollouts: int
-    seconds: float
-    plies: int
-
-    @property
-    def rollouts_per_second(self) -> float:
-        return self.rollouts / self.seconds if self.seconds else 0.0
-
-    def as_dict(self) -> dict[str, object]:
-        return {"positions": self.positions, "plies": self.plies, "rollouts": self.rollouts,
-                "seconds": round(self.seconds, 2), "rollouts_per_second": round(self.rollouts_per_second)}
-
-    def text(self) -> str:
-        return (f"{self.positions} positions, {self.plies}-ply rollouts: {self.rollouts} in {self.seconds:.1f} s, "
-                f"{self.rollouts_per_second:.0f} a second on one core")
-
-
-def bench_sim(positions: int = 10, *, seconds: float = 1.0, plies: int = 2, seed: int = 1) -> SimBench:
-    """Simulate the position after the sixth move of ``positions`` static
-    self-play games for ``seconds`` each, and count the rollouts (every
-    candidate on every iteration, none dropped: the throughput alone)."""
-    rollouts = 0
-    spent = 0.0
-    done = 0
-    static = StaticPlayer("static")
-    for number in range(positions):
-        game = Game(["sim", "other"], seed=seed + number)
-        for _ in range(6):
-            if game.is_over():
-                break
-            game.push(static.choose(game))
-        if game.is_over() or not len(game.bag):
-            continue
-        sim = SimPlayer("sim", seconds=seconds, plies=plies, candidates=10, seed=number)
-        engine = engine_for(game, None, static.leave_values(game))
-        plays = list(engine.plays(game.board, game.rack(), bag_count=len(game.bag), top=10))
-        me = game.turn  # every candidate on every iteration: throughput, whatever the stopping rule
-        result = sim.simulate_position(
-            game.position(), engine, plays, unseen=game.unseen(me), opponent_size=len(game.rack(1 - me)), z=math.inf
-        )
-        rollouts += result.rollouts
-        spent += result.seconds
-        done += 1
-    return SimBench(done, rollouts, spent, plies)

@@ -41,7 +41,7 @@ from typing import Protocol, overload
 from tilebag.alphabet import BLANK_BIT, Alphabet, Tile, load_alphabet
 from tilebag.board import Board
 from tilebag.engine.equity import MILLIPOINTS, millipoints
-from tilebag.engine.leaves import (
+from tilebag.engine.equity.leaves import (
     BALANCE_TARGET,
     BALANCE_WEIGHT,
     ONE_KIND_PENALTY_CONSONANT,
@@ -405,7 +405,7 @@ class MoveGenerator:
         kept: Sequence[Tile] = (),
     ) -> list[list[tuple[int, int]]] | None:
         """A simulation's rollouts played in the compiled core, one list of
-        (value, points) a seed (see :mod:`tilebag.engine.sim`, the
+        (value, points) a seed (see :mod:`tilebag.engine.montecarlo.sim`, the
         reference); ``None`` when this generator cannot: the reference
         core, or leave values the core does not compute itself. The
         opponent holds ``kept`` and ``other_size`` tiles dealt from ``unseen``."""

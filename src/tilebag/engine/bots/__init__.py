@@ -1,6 +1,12 @@
 """Bot kinds by name: what ``--bot KIND``, a server's seat and a setup
 menu offer, from the weakest to the strongest.
 
+The bots that answer at once are :mod:`tilebag.engine.players` (the static
+player is also the policy simulation rolls out with, so it sits below
+:mod:`tilebag.engine.montecarlo`); the strongest, which uses simulation
+and the solvers, is :mod:`.champion`; :mod:`.specs` names
+bots with options, as ``tilebag match`` takes them.
+
 >>> sorted(BOTS)
 ['beginner', 'champion', 'greedy', 'static']
 >>> make_bot("greedy", "g").name
@@ -9,7 +15,7 @@ menu offer, from the weakest to the strongest.
 
 from __future__ import annotations
 
-from tilebag.engine.champion import ChampionPlayer
+from tilebag.engine.bots.champion import ChampionPlayer
 from tilebag.engine.players import BeginnerPlayer, GreedyPlayer, Player, StaticPlayer
 
 BOTS: dict[str, type[BeginnerPlayer] | type[GreedyPlayer] | type[StaticPlayer] | type[ChampionPlayer]] = {

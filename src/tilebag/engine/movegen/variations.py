@@ -17,7 +17,7 @@ generator's plays.
 * :func:`after_action` is the board and rack after a recycle or blank swap,
   for valuing the best play that follows.
 
-Values are equities as :meth:`tilebag.engine.movegen.MoveGenerator.generate` gives
+Values are equities as :meth:`tilebag.engine.movegen.generator.MoveGenerator.generate` gives
 them: score plus the leave's value while the bag has tiles, score minus twice
 the face value of the tiles kept once it is empty (:func:`leave_valuer`).
 
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from tilebag.alphabet import BLANK, BLANK_BIT, Alphabet, Tile, load_alphabet, rack_tile
 from tilebag.board import EMPTY, Board
 from tilebag.engine.equity import MILLIPOINTS
-from tilebag.engine.movegen import ALL_LETTERS, LeaveValuer, MoveGenerator, Play, leave_valuer, play_order
+from tilebag.engine.movegen.generator import ALL_LETTERS, LeaveValuer, MoveGenerator, Play, leave_valuer, play_order
 from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.kwg import ACCEPTS, ARC_MASK, IS_END, TILE_SHIFT, Kwg
 from tilebag.lexicon import Lexicon
@@ -141,7 +141,7 @@ def after_action(board: Board, rack: Sequence[Tile], move: Move) -> tuple[Board,
 
 class VariationGenerator:
     """Finds the variations' candidate actions over one word graph (a KWG
-    with a GADDAG, like :class:`~tilebag.engine.movegen.MoveGenerator`).
+    with a GADDAG, like :class:`~tilebag.engine.movegen.generator.MoveGenerator`).
 
     :param max_anagram_length: the longest word on the board that anagram
         plays rearrange (longer ones have too many rearrangements to try).

@@ -1,5 +1,5 @@
 """Writing leave tables as ``.klv2`` (float32 values) and ``.klv`` (KLV1:
-int16 values times 256) files; :mod:`tilebag.engine.leaves` describes the
+int16 values times 256) files; :mod:`tilebag.engine.equity.leaves` describes the
 format and reads them.
 """
 
@@ -79,7 +79,7 @@ def dumps_klv(table: Mapping[Key, float]) -> bytes:
     table of leave values: the graph of :func:`dumps_klv2` with the values
     rounded to 1/256 of a point.
 
-    >>> from tilebag.engine.leaves import KlvLeaves
+    >>> from tilebag.engine.equity.leaves import KlvLeaves
     >>> data = dumps_klv({b"\\x00": 25.5, b"\\x13": -8.0})
     >>> KlvLeaves.from_bytes(data).value([0]), KlvLeaves.from_bytes(data).version
     (25.5, 1)

@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from tilebag.engine import Engine
-from tilebag.engine.endgame import solve
+from tilebag.engine.endgame.preendgame import PreendgameResult, solve_preendgame
+from tilebag.engine.endgame.solver import solve
+from tilebag.engine.montecarlo.sim import SimPlayer, searchable
 from tilebag.engine.players import StaticPlayer
-from tilebag.engine.preendgame import PreendgameResult, solve_preendgame
-from tilebag.engine.sim import SimPlayer, searchable
 from tilebag.game import Game
 from tilebag.move import Move
 
@@ -45,11 +45,11 @@ def fitting_search(bag_count: int, *, opponent_known: bool = True) -> Literal["p
 
 
 class ChampionPlayer:
-    """Simulates in the middle game (:class:`~tilebag.engine.sim.SimPlayer`),
+    """Simulates in the middle game (:class:`~tilebag.engine.montecarlo.sim.SimPlayer`),
     solves the pre-endgame with one tile in the bag
-    (:func:`~tilebag.engine.preendgame.solve_preendgame`: the best of the
+    (:func:`~tilebag.engine.endgame.preendgame.solve_preendgame`: the best of the
     candidates it finished in time, else the simulation's choice) and the
-    endgame (:func:`~tilebag.engine.endgame.solve`), each with ``seconds``
+    endgame (:func:`~tilebag.engine.endgame.solver.solve`), each with ``seconds``
     a move; the static player's choice in the variations' turns and games
     of more than two.
 

@@ -3,8 +3,8 @@ position, by static equity.
 
 Static equity is what the equity bot (:class:`tilebag.engine.players.StaticPlayer`)
 plays by: a play's score plus the value of the tiles it keeps
-(:mod:`tilebag.engine.leaves`) while the bag has tiles, and minus twice their face
-value once the bag is empty (see :meth:`tilebag.engine.movegen.MoveGenerator.generate`).
+(:mod:`tilebag.engine.equity.leaves`) while the bag has tiles, and minus twice their face
+value once the bag is empty (see :meth:`tilebag.engine.movegen.generator.MoveGenerator.generate`).
 The candidates are the bot's: every placement, and the exchanges and the pass
 when the bag holds enough tiles to exchange (in games with anagram plays,
 those too). With the bot's leave values, a turn the bot played loses nothing.
@@ -55,10 +55,10 @@ from tilebag.alphabet import Alphabet, Tile, rack_tile
 from tilebag.board import Board, Word
 from tilebag.engine import Engine
 from tilebag.engine.equity import MILLIPOINTS, points
-from tilebag.engine.leaves import LeaveValues
-from tilebag.engine.movegen import Play, leave_valuer, play_order
-from tilebag.engine.opening import OPENING_PENALTY, HotSquares, adjust_opening
-from tilebag.engine.variation_plays import VariationGenerator
+from tilebag.engine.equity.leaves import LeaveValues
+from tilebag.engine.equity.opening import OPENING_PENALTY, HotSquares, adjust_opening
+from tilebag.engine.movegen.generator import Play, leave_valuer, play_order
+from tilebag.engine.movegen.variations import VariationGenerator
 from tilebag.errors import TilebagError
 from tilebag.formats.replay import ReplayError, replay
 from tilebag.game import Game
@@ -489,7 +489,7 @@ def analyze_turn(
     the position. The game is not changed: call it before pushing the move
     (a rejected move raises, as :meth:`tilebag.Game.check` does).
 
-    :param leaves: leave values (default: :data:`tilebag.engine.leaves.DEFAULT_LEAVES`,
+    :param leaves: leave values (default: :data:`tilebag.engine.equity.leaves.DEFAULT_LEAVES`,
         as the equity bot's).
     :param lexicon: the word graph to find plays in and judge words by
         (default: the game's).
@@ -538,7 +538,7 @@ def analyze_game(
 
     :param lexicon: the lexicon to find plays in and judge words by (default:
         :func:`tilebag.lexicon.default_lexicon`, whatever the record names).
-    :param leaves: leave values (default: :data:`tilebag.engine.leaves.DEFAULT_LEAVES`).
+    :param leaves: leave values (default: :data:`tilebag.engine.equity.leaves.DEFAULT_LEAVES`).
     :param top: how many best plays to list per turn.
     :param progress: called after each turn analysed with (done, total).
     :param source: the record's file name, for messages.

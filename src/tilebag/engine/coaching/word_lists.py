@@ -1,4 +1,4 @@
-"""Coaching: word lists computed from a lexicon (rack advice is :mod:`tilebag.engine.rack_advice`).
+"""Coaching: word lists computed from a lexicon (rack advice is :mod:`tilebag.engine.coaching.rack_advice`).
 
 Nothing here is a stored word list: every answer is walked out of the
 lexicon's word graph (:class:`tilebag.kwg.Kwg`), so it holds for any lexicon

@@ -3,7 +3,7 @@
 With one tile in the bag, the player to move cannot see eight tiles: the
 opponent's rack and the last tile. A placement draws that tile and empties
 the bag, and from then on both racks are known: each possible last tile
-gives an endgame the exact solver (:mod:`tilebag.engine.endgame`) settles.
+gives an endgame the exact solver (:mod:`tilebag.engine.endgame.solver`) settles.
 So a candidate's worth is exact: for every tile it may draw (weighted by
 how many of the unseen tiles are that tile), the endgame after it, with the
 opponent to move, is solved; the candidate wins, draws or loses by that
@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 from tilebag.alphabet import Tile, rack_tile
 from tilebag.bag import Bag
 from tilebag.engine import Engine
-from tilebag.engine.endgame import solve
-from tilebag.engine.movegen import Play
+from tilebag.engine.endgame.solver import solve
+from tilebag.engine.movegen.generator import Play
 from tilebag.move import Move, MoveKind
 from tilebag.position import Position
 from tilebag.rules import Rules

@@ -1,7 +1,7 @@
 """What a coach says, in the terminal game and on the server alike: a hint
 (the static bot's best plays for a rack), the short words, hooks, bingos and
-rack advice of :mod:`tilebag.engine.coach`, and the review of a move from
-:mod:`tilebag.engine.analysis`, as text lines for the position at hand.
+rack advice of :mod:`tilebag.engine.coaching.word_lists`, and the review of a move from
+:mod:`tilebag.engine.analysis.review`, as text lines for the position at hand.
 
 Each function takes the game (and the player asking) and returns lines to
 show; none changes the game. The front end decides when they are allowed
@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from tilebag.alphabet import BLANK_BIT
 from tilebag.board import EMPTY
-from tilebag.engine import coach
-from tilebag.engine.analysis import TurnAnalysis
+from tilebag.engine.analysis.review import TurnAnalysis
+from tilebag.engine.coaching import word_lists
+from tilebag.engine.coaching.rack_advice import rack_advice
 from tilebag.engine.equity import points
 from tilebag.engine.players import StaticPlayer
-from tilebag.engine.rack_advice import rack_advice
 from tilebag.errors import InvalidMoveError
 from tilebag.game import Game
 from tilebag.lexicon import GraphLexicon
@@ -71,15 +71,15 @@ def words_lines(game: Game, what: str) -> list[str]:
     lexicon = _lexicon(game)
     what = what.strip().lower()
     if what in ("2", "3"):
-        words = coach.short_words(lexicon, int(what))
+        words = word_lists.short_words(lexicon, int(what))
         title = f"{'Two' if what == '2' else 'Three'}-letter words in {lexicon.name} ({len(words)}):"
     elif what in ("q", "qu", "q-without-u"):
-        words = coach.q_without_u(lexicon)
+        words = word_lists.q_without_u(lexicon)
         title = f"Words with a Q and no U in {lexicon.name} ({len(words)}):"
-        return [title, *coach.labelled_lines(coach.group_by_length(words, lexicon.alphabet))]
+        return [title, *word_lists.labelled_lines(word_lists.group_by_length(words, lexicon.alphabet))]
     else:
         return [f"Which words? Type {WORDS_HELP}."]
-    return [title, *coach.labelled_lines(coach.group_by_first(words, lexicon.alphabet))]
+    return [title, *word_lists.labelled_lines(word_lists.group_by_first(words, lexicon.alphabet))]
 
 
 def hooks_lines(game: Game, words: str) -> list[str]:
@@ -88,11 +88,11 @@ def hooks_lines(game: Game, words: str) -> list[str]:
     lexicon = _lexicon(game)
     if words.split():
         try:
-            found = [coach.hooks(lexicon, word) for word in words.split()]
+            found = [word_lists.hooks(lexicon, word) for word in words.split()]
         except InvalidMoveError as err:
             return [f"Not a word of the tile set: {err}"]
-        return coach.format_hooks(found, words=True)
-    on_board = coach.board_hooks(game.board, lexicon)
+        return word_lists.format_hooks(found, words=True)
+    on_board = word_lists.board_hooks(game.board, lexicon)
     if not on_board:
         return ["The board is empty: no words to hook yet. Type hooks WORD for a word's hooks."]
     lines = ["Hooks of the words on the board (only those with a free square to go on):"]
@@ -120,11 +120,11 @@ def bingo_lines(game: Game, player: int) -> list[str]:
     text = alphabet.format_rack(rack)
     if len(rack) < game.rules.bingo_tiles:
         return [f"{text or 'The rack'} has fewer than {game.rules.bingo_tiles} tiles: no bingo to make."]
-    found = coach.bingos(lexicon, rack)
+    found = word_lists.bingos(lexicon, rack)
     lines = [f"Bingos from {text}: {' '.join(found)}" if found else f"No bingo from {text} alone."]
     letters = sorted({t & ~BLANK_BIT for t in game.board.tiles if t != EMPTY})
     if letters:
-        through = coach.through_bingos(lexicon, rack, letters)
+        through = word_lists.through_bingos(lexicon, rack, letters)
         if through:
             lines.append("Through a letter on the board (where there is room):")
             lines += [f"  {letter}: {' '.join(words)}" for letter, words in through.items()]

@@ -2,7 +2,7 @@
 
 Each seed is played twice with the same bag: once with bot A moving first
 and once with bot B moving first, so that the luck of the draw cancels as
-far as it can. Bots are named by specs (:mod:`tilebag.engine.bot_specs`).
+far as it can. Bots are named by specs (:mod:`tilebag.engine.bots.specs`).
 The result gives A's win rate (a draw counts half) with its 95% Wilson
 interval, the mean spread with a 95% interval over the pairs, bingos per
 game, seconds per move and the Elo difference the win rate means.
@@ -27,11 +27,11 @@ from typing import Any
 
 from tilebag.batch import Job, backend_for, run_job
 from tilebag.batch.results import ResultsFile
-from tilebag.engine.bot_specs import BotSpec, parse_bot_spec
+from tilebag.engine.bots.specs import BotSpec, parse_bot_spec
 from tilebag.engine.players import Player
-from tilebag.engine.selfplay import play_game, tiles_placed, wilson_interval
 from tilebag.errors import FormatError
 from tilebag.game import Game
+from tilebag.lab.selfplay import play_game, tiles_placed, wilson_interval
 from tilebag.lexicon import Lexicon, default_lexicon
 from tilebag.move import Move
 from tilebag.rules import Rules

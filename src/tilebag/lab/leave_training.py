@@ -29,7 +29,7 @@ Every game has its own seed, observations are counted in millipoints
 (integers, so a run's totals do not depend on the order games finish in),
 and the state is written to a folder as batches finish: a run stopped with
 Ctrl+C goes on from there. The result is a ``.klv`` file (the KLV format
-with int16 values, see :mod:`tilebag.engine.leaves`).
+with int16 values, see :mod:`tilebag.engine.equity.leaves`).
 
 >>> stats = play_training_games(range(1, 3), leaves=None)
 >>> stats.games, stats.observations > 30, b"" in stats.counts
@@ -54,8 +54,8 @@ from tilebag.bag import Bag
 from tilebag.batch import Job, backend_for, run_job
 from tilebag.board import Board
 from tilebag.engine import Engine
-from tilebag.engine.leave_writers import dumps_klv
-from tilebag.engine.leaves import LeaveValues, load_leaves
+from tilebag.engine.equity.leave_writers import dumps_klv
+from tilebag.engine.equity.leaves import LeaveValues, load_leaves
 from tilebag.lexicon import Lexicon, default_lexicon, load_lexicon
 from tilebag.position import Position
 from tilebag.progress import Progress
