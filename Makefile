@@ -2,12 +2,12 @@
 #   make play   creates .venv, installs tilebag, starts a game
 #   make test   creates .venv, installs tilebag with its test tools, runs the tests
 # (make install is the first half of make play: what a player gets, and what
-# tests/test_install.py builds afresh to test the browser game on.)
+# tests/web/test_install.py builds afresh to test the browser game on.)
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install play test lint clean
+.PHONY: install play test check clean
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tilebag needs Python 3.11 or newer")'
@@ -26,10 +26,23 @@ play: install
 
 # Every check runs even when one fails, so a contributor sees all problems at once.
 # The tests run on two processes (pytest-xdist): the suite is mostly one core's work.
+# make test is the whole suite (CI's): the tests, mypy, ruff, then the move
+# generator against a brute-force enumerator on random positions (perft), as
+# its own step: 300 positions of a sample lexicon, 4 of the full one.
 test: $(VENV)/.installed-test
 	@status=0; \
 	$(BIN)/python -m pytest -n 2 || status=1; \
 	$(BIN)/python -m mypy || status=1; \
+	$(BIN)/python -m ruff check src tests || status=1; \
+	$(BIN)/python -m tilebag bench perft --positions 300 --seed 7 || status=1; \
+	$(BIN)/python -m tilebag bench perft --full --positions 4 --seed 11 || status=1; \
+	exit $$status
+
+# make check is the fast tier, for the inner loop (under a minute): the tests
+# but the slow ones and those that start PostgreSQL, Redis or Chromium, then ruff.
+check: $(VENV)/.installed-test
+	@status=0; \
+	$(BIN)/python -m pytest -n 2 -q -m "not slow and not service and not browser" || status=1; \
 	$(BIN)/python -m ruff check src tests || status=1; \
 	exit $$status
 

@@ -12,7 +12,15 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+"""The tests' folder: the helpers every test imports (``gamestate``, ``services``...)
+and ``data``. The tests themselves are in a folder for each package
+(``core``, ``engine``, ``formats``, ``ui``, ``server``, ``lab``); pytest's
+default import mode puts this folder on ``sys.path`` when it loads this file."""
+ROOT = TESTS.parent
+"""The checkout."""
+DATA = TESTS / "data"
+"""The tests' own data files, in every clone."""
 SHARED_DATA = Path(os.environ.get("TILEBAG_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
 
@@ -34,7 +42,7 @@ def shared_gcg_files() -> list[Path]:
     return sorted(folder.glob("*.gcg")) if folder.is_dir() else []
 
 
-OWN_RECORDS = Path(__file__).parent / "data" / "records"
+OWN_RECORDS = DATA / "records"
 """The project's own game records (see the README there): in every clone."""
 
 

@@ -1,6 +1,6 @@
 """Research and measurement: tools that pit, train and time the engine.
 
-The library never imports this package (``tests/test_architecture.py``
+The library never imports this package (``tests/core/test_architecture.py``
 checks that nothing outside ``tilebag.lab`` and ``tilebag.ui`` does); the
 ``tilebag`` commands that run these tools do.
 
@@ -13,5 +13,7 @@ checks that nothing outside ``tilebag.lab`` and ``tilebag.ui`` does); the
 - :mod:`.bench`: the engine's benchmarks (``tilebag bench movegen``,
   ``selfplay``, ``sim``, ``endgame``, ``opening``);
 - :mod:`.serve_bench`: many games at once against a real server
-  (``tilebag bench serve``).
+  (``tilebag bench serve``);
+- :mod:`.perft`: every core of the move generator against a brute-force
+  enumerator on random positions (``tilebag bench perft``).
 """

@@ -263,6 +263,26 @@ def bench_movegen(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_perft(args: argparse.Namespace) -> int:
+    """``tilebag bench perft``: 0 every core agrees with the enumerator, 1 a
+    mismatch (each printed as found), 130 stopped with none found."""
+    from tilebag.lab.perft import Mismatch, run_perft
+
+    if args.positions < 1:
+        print("tilebag: bench perft: --positions must be at least 1", file=sys.stderr)
+        return 2
+
+    def report(mismatch: Mismatch) -> None:
+        if bar.enabled:
+            bar.stream.write("\n")  # below the progress bar, which goes on under it
+        print(mismatch.text(), flush=True)
+
+    with Progress(args.positions, "positions") as bar:
+        result = run_perft(args.positions, seed=args.seed, full=args.full, progress=bar.update, report=report)
+    print(result.text())
+    return 1 if result.mismatches else 130 if result.stopped else 0
+
+
 def bench_sim(args: argparse.Namespace) -> int:
     """``tilebag bench sim``."""
     from tilebag.lab.bench import bench_sim as run
