@@ -299,10 +299,12 @@ class Table:
 
         >>> from tilebag.game import Game
         >>> table = Table(Game(["alice", "bob"], seed=1, first=0))
-        >>> table.parse_action("8D WORD"), table.parse_action("Challenge")
-        (PlayMove(move=Move.from_gcg('8D WORD'), seconds=None), Challenge(challenger=None, valid=None))
+        >>> table.parse_action("8G WORD"), table.parse_action("Challenge")
+        (PlayMove(move=Move.from_gcg('8G WORD'), seconds=None), Challenge(challenger=None, valid=None))
 
         :raises InvalidMoveError: for text that is no action.
+        :raises IllegalMoveError: for a placement the board refuses as written
+            (off the board, the first play away from the start square...).
         """
         words = text.strip()
         command = words.lower()
