@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from tilebag.errors import TilebagError
 
@@ -425,52 +425,81 @@ def _seconds_text(value: float | None) -> str:
 
 @dataclass(frozen=True)
 class Option:
-    """One rules option as the command line takes it."""
+    """One rules option as the command line takes it, and as a form offers it.
+
+    >>> OPTIONS["challenge"].kind, OPTIONS["challenge"].choices
+    ('choice', ('void', 'single', 'double', '5-point', '10-point'))
+    >>> OPTIONS["rack_size"].kind, OPTIONS["rack_size"].minimum, OPTIONS["rack_size"].maximum
+    ('number', 7, 9)
+    """
 
     name: str
     help: str
     parse: Callable[[str], object]
     phrase: Callable[[Any], str]
+    kind: Literal["number", "choice", "yes-no", "duration", "numbers"] = "number"
+    """What a form offers for it: a number, one of :attr:`choices`, yes or no,
+    a time in seconds, or numbers (one per seat); every kind but yes-no also
+    takes ``none`` where the option can be off."""
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    label: str = ""
+    """A short name for a form (default: the option's name in words)."""
+    optional: bool = False
+    """Whether ``none`` turns it off."""
 
     @property
     def flag(self) -> str:
         return self.name.replace("_", "-")
 
+    @property
+    def title(self) -> str:
+        """Its short name in words: ``Rack size``."""
+        return self.label or self.name.replace("_", " ").capitalize()
+
 
 OPTIONS: dict[str, Option] = {
     option.name: option
     for option in (
-        Option("rack_size", "tiles on a rack (9 for 9-tile racks)", _parse_int, lambda v: f"rack size {v}"),
-        Option("bingo_tiles", "tiles a play must place for the bingo bonus", _parse_int, lambda v: f"bingo for {v} tiles or more"),
-        Option("bingo_bonus", "points for a bingo", _parse_int, lambda v: f"bingo bonus {v}"),
+        Option("rack_size", "tiles on a rack (9 for 9-tile racks)", _parse_int, lambda v: f"rack size {v}", minimum=7, maximum=9),
+        Option("bingo_tiles", "tiles a play must place for the bingo bonus", _parse_int, lambda v: f"bingo for {v} tiles or more",
+               minimum=1, maximum=9, label="Tiles for a bingo"),
+        Option("bingo_bonus", "points for a bingo", _parse_int, lambda v: f"bingo bonus {v}", minimum=0, maximum=200),
         Option("min_first_word", "tiles the first play must place (3, 4 or 5 in the variation)", _parse_int,
-               lambda v: f"first word of {v} letters or more"),
+               lambda v: f"first word of {v} letters or more", minimum=2, maximum=7, label="Shortest first word"),
         Option("challenge", "void, single, double, 5-point or 10-point", ChallengeMode.parse,
-               lambda v: f"{v.value} challenge"),
+               lambda v: f"{v.value} challenge", kind="choice", choices=tuple(mode.value for mode in ChallengeMode),
+               label="Challenge rule"),
         Option("scoreless_turns", "consecutive scoreless turns that end the game (none: two per player)",
-               _parse_optional_int, lambda v: f"game ends after {v} scoreless turns"),
+               _parse_optional_int, lambda v: f"game ends after {v} scoreless turns", minimum=2, maximum=20, optional=True),
         Option("exchange_min_bag", "tiles the bag must hold for an exchange", _parse_int,
-               lambda v: f"exchange with {v} tiles in the bag or more"),
+               lambda v: f"exchange with {v} tiles in the bag or more", minimum=0, maximum=20,
+               label="Tiles in the bag for an exchange"),
         Option("finish_level", "Finish Line: beginner, intermediate or expert (targets by player count), or none",
-               _parse_level, lambda v: f"Finish Line, {v.value} targets ({'/'.join(map(str, FINISH_TARGETS[v]))})"),
+               _parse_level, lambda v: f"Finish Line, {v.value} targets ({'/'.join(map(str, FINISH_TARGETS[v]))})",
+               kind="choice", choices=tuple(level.value for level in FinishLevel), optional=True, label="Finish Line level"),
         Option("finish_target", "Finish Line: one custom target for every player", _parse_optional_int,
-               lambda v: f"Finish Line at {v} points"),
+               lambda v: f"Finish Line at {v} points", minimum=1, maximum=1000, optional=True, label="Finish Line target"),
         Option("finish_player_targets", "Finish Line: a target per seat, e.g. 120,70", _parse_targets,
-               lambda v: f"Finish Line targets {', '.join(map(str, v))} by seat"),
+               lambda v: f"Finish Line targets {', '.join(map(str, v))} by seat", kind="numbers", minimum=1, maximum=1000,
+               optional=True, label="Finish Line target of each seat"),
         Option("anagram", "a play may first rearrange one word on the board (yes/no)", _parse_bool,
-               lambda v: "anagram plays" if v else "no anagram plays"),
+               lambda v: "anagram plays" if v else "no anagram plays", kind="yes-no", label="Anagram plays"),
         Option("recycle", "replace board letters with rack tiles at the start of a turn (yes/no)", _parse_bool,
-               lambda v: "recycle" if v else "no recycle"),
+               lambda v: "recycle" if v else "no recycle", kind="yes-no"),
         Option("blank_swap", "take a played blank by putting down its letter (yes/no)", _parse_bool,
-               lambda v: "blank swap" if v else "no blank swap"),
+               lambda v: "blank swap" if v else "no blank swap", kind="yes-no"),
         Option("open_dictionary", "word look-up and hints allowed during play (yes/no)", _parse_bool,
-               lambda v: "open dictionary" if v else "closed dictionary"),
+               lambda v: "open dictionary" if v else "closed dictionary", kind="yes-no"),
         Option("turn_time", "seconds per turn, or 3m; the turn is a pass when it runs out (none: no timer)",
-               _parse_seconds, lambda v: f"turn timer {_seconds_text(v)}"),
+               _parse_seconds, lambda v: f"turn timer {_seconds_text(v)}", kind="duration", minimum=10, maximum=3600,
+               optional=True, label="Turn timer"),
         Option("game_clock", "time per player for the whole game, e.g. 25m (none: no clock)", _parse_seconds,
-               lambda v: f"game clock {_seconds_text(v)} each"),
+               lambda v: f"game clock {_seconds_text(v)} each", kind="duration", minimum=60, maximum=24 * 3600,
+               optional=True),
         Option("overtime_penalty", "points lost per started minute over the game clock", _parse_int,
-               lambda v: f"{v} points per minute over"),
+               lambda v: f"{v} points per minute over", minimum=0, maximum=100, label="Points lost per minute over"),
     )
 }
 """The options a preset can be changed by, by field name."""

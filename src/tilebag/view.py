@@ -118,6 +118,8 @@ class LogLine:
     """``8F HORN``, ``exchange 3``, ``pass``, ``withdrawn``..."""
     score: int
     total: int
+    note: str = ""
+    """What happened, in a sentence (:func:`event_note`)."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,10 @@ class SeatView:
     unseen_text: str
     unseen_count: int
     """How many tiles the seat cannot see (for an observer: the bag and every rack)."""
+    unseen_vowels: int
+    """Of the tiles the seat cannot see, the vowels, the blanks and the consonants (0 for an observer)."""
+    unseen_blanks: int
+    unseen_consonants: int
     events: tuple[Event, ...]
     """The game's events as the seat may see them (:func:`visible_events`)."""
     log: tuple[LogLine, ...]
@@ -175,6 +181,14 @@ class SeatView:
             [s.label.lower() if s.blank else s.label for s in self.squares[row * self.cols : (row + 1) * self.cols]]
             for row in range(self.rows)
         ]
+
+    def others_rack(self) -> str | None:
+        """What the other racks hold, once the bag is empty (the tiles the seat
+        cannot see are then theirs: tracking tells them); ``None`` before, and
+        for an observer."""
+        if self.seat is None or self.bag or self.over:
+            return None
+        return self.unseen_text
 
     def unseen_by_letter(self) -> dict[str, int]:
         """The tiles the seat cannot see, counted by label (``?`` blanks, last)."""
@@ -233,6 +247,7 @@ def seat_view(game: Game, seat: int | None, *, bots: Mapping[int, object] | Sequ
     rack: tuple[tuple[str, int], ...] = ()
     unseen: tuple[str, ...] = ()
     rack_text = unseen_text = ""
+    vowels = blanks = consonants = 0
     if seat is not None:
         if seat not in bot_seats:
             tiles = game.rack(seat)
@@ -242,6 +257,9 @@ def seat_view(game: Game, seat: int | None, *, bots: Mapping[int, object] | Sequ
         unseen = tuple(alphabet.label(t) for t in sorted(hidden, key=_rack_order))
         unseen_text = alphabet.format_rack(hidden)
         unseen_count = len(unseen)
+        blanks = sum(1 for t in hidden if t == BLANK)
+        vowels = sum(1 for t in hidden if t in alphabet.vowels)
+        consonants = unseen_count - blanks - vowels
     else:
         unseen_count = len(game.bag) + sum(len(p.rack) for p in game.players)
     events = visible_events(game, seat)
@@ -257,6 +275,9 @@ def seat_view(game: Game, seat: int | None, *, bots: Mapping[int, object] | Sequ
         bag=len(game.bag),
         unseen=unseen,
         unseen_text=unseen_text,
+        unseen_vowels=vowels,
+        unseen_blanks=blanks,
+        unseen_consonants=consonants,
         unseen_count=unseen_count,
         events=tuple(events),
         log=tuple(log_lines(game, events)),
@@ -280,12 +301,63 @@ def log_lines(game: Game, events: Sequence[Event]) -> list[LogLine]:
     adjustments."""
     lines = []
     alphabet = game.alphabet
-    for event in events:
+    for index, event in enumerate(events):
         text = event_summary(game, event)
         if event.kind in (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY):
             text = f"{text} ({alphabet.format_rack(event.end_rack)})"
-        lines.append(LogLine(event.player, text, event.score, event.total))
+        lines.append(LogLine(event.player, text, event.score, event.total, event_note(game, events, index)))
     return lines
+
+
+def event_note(game: Game, events: Sequence[Event], index: int) -> str:
+    """What the event at ``index`` of ``events`` (as a seat may see them) did,
+    in a sentence: the notice a front end shows of the others' turns.
+
+    >>> from tilebag.game import Game
+    >>> game = Game(["alice", "bob"], seed=1, first=0)
+    >>> game.set_rack(0, "HNORXYZ")
+    >>> _ = game.push_gcg("8F HORN")
+    >>> _ = game.push_gcg("-")
+    >>> [event_note(game, game.events, i) for i in range(2)]
+    ['alice played 8F HORN for 14', 'bob passed']
+    """
+    event = events[index]
+    name = game.players[event.player].name
+    kind = event.kind
+    alphabet = game.alphabet
+    if kind is EventKind.PLACE and event.move is not None:
+        bingo = len(event.move.placed()) >= game.rules.bingo_tiles
+        return f"{name} played {event_summary(game, event)} for {event.score}{', a bingo' if bingo else ''}"
+    if kind is EventKind.EXCHANGE:
+        if event.move is not None:
+            return f"{name} exchanged {alphabet.format_rack(event.move.tiles)}"
+        count = event.exchange_count or 0
+        return f"{name} exchanged {count} {'tile' if count == 1 else 'tiles'}"
+    if kind is EventKind.PASS:
+        return f"{name} passed"
+    if kind is EventKind.TIME_OUT:
+        return f"{name}'s time ran out: the turn is a pass"
+    if kind is EventKind.WITHDRAWN:
+        play = next((e for e in reversed(events[:index]) if e.kind is EventKind.PLACE and e.player == event.player), None)
+        words = [alphabet.format_word(w) for w in (play.words if play is not None else ()) if w not in game.lexicon]
+        what = f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} not acceptable" if words else "the challenge is upheld"
+        return f"{what}: {name}'s play comes off ({event.score})"
+    if kind is EventKind.CHALLENGE:
+        if event.score < 0:
+            return f"the play stands: {name} loses {-event.score} points for the challenge"
+        ends = any(e.kind in END_OF_GAME for e in events[index + 1 :])
+        if game.rules.challenge.value == "double" and not ends:
+            return f"the play stands: {name} loses a turn for the challenge"
+        return f"the play stands: {name}'s challenge costs nothing"
+    if kind is EventKind.END_RACK_POINTS:
+        return f"{name} went out: +{event.score} for {alphabet.format_rack(event.end_rack) or 'the racks left'}"
+    if kind is EventKind.END_RACK_PENALTY:
+        return f"{name} kept {alphabet.format_rack(event.end_rack)}: {event.score}"
+    if kind is EventKind.TIME_PENALTY:
+        return f"{name} went over time: {event.score}"
+    if kind is EventKind.RESIGN:
+        return f"{name} resigned"
+    return f"{name}: {event_summary(game, event)}"
 
 
 def event_summary(game: Game, event: Event) -> str:

@@ -56,7 +56,10 @@ class ActionRequest(_Request):
 
 
 class ChatRequest(_Request):
+    """A chat message; an observer (no token) gives the name it chats under."""
+
     text: str
+    name: str | None = None
 
 
 class JoinRequest(_Request):
@@ -112,7 +115,27 @@ class SeatTaken(BaseModel):
 class Said(BaseModel):
     seq: int
     seat: int
+    """-1 for an observer's message."""
+    name: str
     text: str
+    at: str
+
+
+class Turn(BaseModel):
+    """A finished game's board before its first event (``index`` 0) and after each one."""
+
+    index: int
+    rows: list[list[str]]
+    last_play: list[str]
+    scores: list[int]
+    seat: int | None = None
+    note: str | None = None
+    kind: str | None = None
+    move_number: int | None = None
+
+
+class Turns(BaseModel):
+    turns: list[Turn]
 
 
 class Preview(BaseModel):

@@ -7,17 +7,21 @@ were played) give the same board, racks, bag order, scores and clocks.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from typing import TYPE_CHECKING
 
 from tilebag.actions import AcceptEnd, Action, Challenge, PlayMove, Resign, TimeOut
 from tilebag.engine.bots import make_bot
 from tilebag.engine.players import Player
 from tilebag.errors import TilebagError
+from tilebag.formats import replay as formats_replay
 from tilebag.game import Game, GameState
 from tilebag.move import MoveKind
 from tilebag.server.room import Chat, Room, RoomError, rules_of
 from tilebag.server.store import ActionRow, GameLog, SeatRow
 from tilebag.table import Challenged, EndAccepted, Played, Resigned, Table, TableEvent, TimeUp
+from tilebag.view import seat_view
 
 if TYPE_CHECKING:
     from tilebag.server.rooms import Rooms
@@ -71,7 +75,10 @@ def replay(room: Room, actions: list[ActionRow], rooms: Rooms) -> None:
 
 def _replay_one(room: Room, action: ActionRow, rooms: Rooms) -> None:
     if action.kind == "chat":
-        room.chat.append(Chat(action.seq, action.seat, room.seats[action.seat].name, action.text))
+        room.chat.append(Chat(action.seq, action.seat, room.seats[action.seat].name, action.text, action.created))
+    elif action.kind == "watchchat":
+        said = json.loads(action.text)
+        room.chat.append(Chat(action.seq, -1, str(said["name"]), str(said["text"]), action.created))
     elif action.kind == "join":
         token_hash = next((row.token_hash for row in rooms.store.seats(room.game_id) if row.seat == action.seat), None)
         room.seats[action.seat] = SeatRow(action.seat, action.text, "person", None, token_hash)
@@ -127,6 +134,27 @@ def write(room: Room, log: GameLog, events: list[TableEvent], client_id: str | N
     if game.state is GameState.OVER:
         log.set_status("over")
         log.queue_analysis()
+
+
+def replay_positions(room: Room) -> list[tuple[list[list[str]], list[str], list[int]]]:
+    """The board before the first event of the room's game and after each one:
+    its rows, the last play's squares and the scores, as an observer sees
+    them. Each is the game's record up to that event, replayed (so that every
+    variation's play is drawn as the rules made it)."""
+    game = room.game
+    record = game.record()
+    record.final_racks = {}
+    positions: list[tuple[list[list[str]], list[str], list[int]]] = []
+    for count in range(len(record.events) + 1):
+        try:
+            part = dataclasses.replace(record, events=record.events[:count], to_move=None)
+            replayed = formats_replay.replay(part, lexicon=game.lexicon)
+        except TilebagError:  # a prefix the replay cannot stop at (it never should): the position before stands
+            positions.append(positions[-1])
+            continue
+        seen = seat_view(replayed, None)
+        positions.append((seen.board_rows(), list(seen.last_play), list(seen.scores)))
+    return positions
 
 
 def stored(event: TableEvent) -> bool:

@@ -37,10 +37,14 @@ def hash_token(token: str) -> str:
 
 @dataclass
 class Chat:
+    """A chat message: ``seat`` -1 for an observer's."""
+
     seq: int
     seat: int
     name: str
     text: str
+    at: str = ""
+    """When it was said (ISO time, UTC)."""
 
 
 @dataclass

@@ -15,6 +15,7 @@ ran out.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
@@ -36,7 +37,7 @@ from tilebag.server.broker import Broker, LocalBroker
 from tilebag.server.replay import DamagedGameError, replay, write
 from tilebag.server.room import DAMAGED, Chat, Room, RoomError, hash_token, rules_of
 from tilebag.server.rooms import Rooms
-from tilebag.server.store import MAX_CHAT, MAX_CLIENT_ID, MAX_NAME, GameLog, GameNotFoundError, SeatRow
+from tilebag.server.store import MAX_CHAT, MAX_CLIENT_ID, MAX_NAME, GameLog, GameNotFoundError, SeatRow, now
 from tilebag.server.views import record_of
 from tilebag.table import TableEvent, bot_names
 
@@ -523,19 +524,30 @@ class GameService:
             room.game.players[row.seat].name = name
         return row.seat, token
 
-    def say(self, room: Room, seat: int | None, text: str) -> Chat:
-        """A chat message from a seat.
+    def say(self, room: Room, seat: int | None, text: str, *, name: str | None = None) -> Chat:
+        """A chat message from a seat, or from an observer who gives a name.
 
-        :raises RoomError: 403 for an observer, 400 for an empty or too long message.
+        :raises RoomError: 400 for an empty or too long message, or an
+            observer's name that is missing, too long or a seat's.
         """
-        if seat is None:
-            raise RoomError(403, "observers cannot chat")
         message = " ".join(str(text).split())
         if not message or len(message) > MAX_CHAT:
-            raise RoomError(400, f"a chat message is 1 to {MAX_CHAT} characters")
+            raise RoomError(400, f"a chat message is 1 to {MAX_CHAT} characters (this one has {len(message)})")
+        watcher = None
+        if seat is None:
+            watcher = " ".join(str(name or "").split())
+            if not watcher or len(watcher) > MAX_NAME or not watcher.isprintable():
+                raise RoomError(400, f"an observer chats under a name of 1 to {MAX_NAME} printable characters")
+            if any(row.name.casefold() == watcher.casefold() for row in room.seats):
+                raise RoomError(400, "that name is a seat's: an observer chats under a name of their own")
         with self._changing(room) as log:
-            seq = log.append(seat, "chat", message)
+            if watcher is None:
+                assert seat is not None
+                seq = log.append(seat, "chat", message)
+                chat = Chat(seq, seat, room.seats[seat].name, message, now())
+            else:
+                seq = log.append(-1, "watchchat", json.dumps({"name": watcher, "text": message}))
+                chat = Chat(seq, -1, watcher, message, now())
             room.seq = seq
-            chat = Chat(seq, seat, room.seats[seat].name, message)
             room.chat.append(chat)
         return chat

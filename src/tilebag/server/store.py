@@ -116,7 +116,8 @@ class ActionTable(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(10))
-    """``move``, ``challenge``, ``accept``, ``resign``, ``timeout``, ``chat``, ``join``."""
+    """``move``, ``challenge``, ``accept``, ``resign``, ``timeout``, ``chat``, ``watchchat`` (an observer's, its
+    text JSON of name and message, its seat -1), ``join``, ``rematch``."""
     text: Mapped[str] = mapped_column(Text, default="")
     seconds: Mapped[float | None] = mapped_column(nullable=True)
     created: Mapped[str] = mapped_column(String(40))
@@ -168,6 +169,8 @@ class ActionRow:
     kind: str
     text: str
     seconds: float | None
+    created: str = ""
+    """When it was stored (ISO time, UTC)."""
 
 
 class GameNotFoundError(LookupError):
@@ -182,7 +185,7 @@ class DamagedRow:
     damage: str
 
 
-def _now(later: float = 0.0) -> str:
+def now(later: float = 0.0) -> str:
     """Now (or ``later`` seconds from now) as the database keeps times: ISO text in UTC, which sorts as time does."""
     return (datetime.now(UTC) + timedelta(seconds=later)).isoformat(timespec="milliseconds")
 
@@ -270,7 +273,7 @@ class GameLog:
         self._connection.execute(
             insert(ActionTable),
             {"game_id": self.game_id, "seq": self.last, "seat": seat, "kind": kind, "text": text,
-             "seconds": seconds, "created": _now(), "client_id": client_id},
+             "seconds": seconds, "created": now(), "client_id": client_id},
         )
         return self.last
 
@@ -291,13 +294,13 @@ class GameLog:
         """Put the game, now over, in the analysis queue (once)."""
         queued = self._connection.execute(select(AnalysisTable.game_id).where(AnalysisTable.game_id == self.game_id))
         if queued.first() is None:
-            self._connection.execute(insert(AnalysisTable), {"game_id": self.game_id, "status": "queued", "queued": _now()})
+            self._connection.execute(insert(AnalysisTable), {"game_id": self.game_id, "status": "queued", "queued": now()})
 
 
 def _actions(connection: Connection, game_id: str, after: int) -> list[ActionRow]:
     actions = ActionTable.__table__
     query = (
-        select(actions.c.seq, actions.c.seat, actions.c.kind, actions.c.text, actions.c.seconds)
+        select(actions.c.seq, actions.c.seat, actions.c.kind, actions.c.text, actions.c.seconds, actions.c.created)
         .where(actions.c.game_id == game_id, actions.c.seq > after)
         .order_by(actions.c.seq)
     )
@@ -339,7 +342,7 @@ class Store:
         game_id = secrets.token_urlsafe(8)
         with Session(self.engine) as session, session.begin():
             session.add(
-                GameTable(id=game_id, created=_now(), setup=json.dumps(setup), seed=seed, status="playing", bot_due=bot_due)
+                GameTable(id=game_id, created=now(), setup=json.dumps(setup), seed=seed, status="playing", bot_due=bot_due)
             )
             for seat in seats:
                 session.add(
@@ -416,11 +419,10 @@ class Store:
         """Take the game's bot turn for ``owner`` for ``seconds`` (renewed by
         :meth:`renew_leases`): when no one holds it, its holder's lease ran out
         (that process died), or ``owner`` holds it already."""
-        now = _now()
-        free = GameTable.lease_owner.is_(None) | (GameTable.lease_owner == owner) | (GameTable.lease_until < now)
+        free = GameTable.lease_owner.is_(None) | (GameTable.lease_owner == owner) | (GameTable.lease_until < now())
         with self.engine.begin() as connection:
             taken = connection.execute(
-                update(GameTable).where(GameTable.id == game_id, free).values(lease_owner=owner, lease_until=_now(seconds))
+                update(GameTable).where(GameTable.id == game_id, free).values(lease_owner=owner, lease_until=now(seconds))
             )
             return taken.rowcount == 1
 
@@ -433,7 +435,7 @@ class Store:
     def renew_leases(self, owner: str, seconds: float) -> None:
         """Keep ``owner``'s leases for ``seconds`` more (a live process's heartbeat)."""
         with self.engine.begin() as connection:
-            connection.execute(update(GameTable).where(GameTable.lease_owner == owner).values(lease_until=_now(seconds)))
+            connection.execute(update(GameTable).where(GameTable.lease_owner == owner).values(lease_until=now(seconds)))
 
     def clear_leases(self) -> None:
         """Free every lease (a process that serves the database alone, at its start: the holders are gone)."""
@@ -445,7 +447,7 @@ class Store:
         query = (
             select(GameTable.id)
             .where(GameTable.bot_due.is_(True), GameTable.status == "playing")
-            .where(GameTable.lease_owner.is_(None) | (GameTable.lease_until < _now()))
+            .where(GameTable.lease_owner.is_(None) | (GameTable.lease_until < now()))
             .limit(limit)
         )
         with self.engine.connect() as connection:
@@ -499,7 +501,7 @@ class Store:
         """Put a finished game in the analysis queue (once: False when it is there already)."""
         try:
             with self.engine.begin() as connection:
-                connection.execute(insert(AnalysisTable), {"game_id": game_id, "status": "queued", "queued": _now()})
+                connection.execute(insert(AnalysisTable), {"game_id": game_id, "status": "queued", "queued": now()})
             return True
         except IntegrityError:
             return False
@@ -520,7 +522,7 @@ class Store:
             with self.engine.begin() as connection:  # the row changes only if no one took it meanwhile
                 claimed = connection.execute(
                     update(row).where(row.game_id == game_id, waiting)
-                    .values(status="running", worker=worker[:80], started=_now())
+                    .values(status="running", worker=worker[:80], started=now())
                 )
                 if claimed.rowcount == 1:
                     taken.append(game_id)
@@ -531,7 +533,7 @@ class Store:
         with self.engine.begin() as connection:
             connection.execute(
                 update(AnalysisTable).where(AnalysisTable.game_id == game_id).values(
-                    status="done" if error is None else "failed", finished=_now(),
+                    status="done" if error is None else "failed", finished=now(),
                     result=None if result is None else json.dumps(result), error=error)
             )
 

@@ -9,17 +9,17 @@ the room has said which seat asks.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tilebag.engine.bots import BOTS
+from tilebag.engine.bots import BOTS, describe_bot
 from tilebag.formats import cgp
 from tilebag.game import GameState
-from tilebag.record import Event, EventKind, GameRecord
+from tilebag.record import EventKind, GameRecord, withdrawn_plays
 from tilebag.rules import OPTIONS, PRESET_HELP, PRESETS
+from tilebag.server.replay import replay_positions
 from tilebag.server.room import Room, RoomError, rules_of
 from tilebag.table import Challenged, EndAccepted, GameEnded, Played, TableEvent, TimeUp
-from tilebag.view import seat_view, visible_events
+from tilebag.view import SeatView, seat_view, visible_events
 
 if TYPE_CHECKING:
     from tilebag.server.service import GameService
@@ -69,12 +69,32 @@ def layout_of(room: Room) -> dict[str, object]:
 
 
 def catalog() -> dict[str, object]:
-    """What a game on this server can be made of: presets, options, bots."""
+    """What a game on this server can be made of: the presets (with each
+    option's value in them), the options as a form offers them (a number and
+    its limits, a choice, yes or no, a time, a number per seat) and the bots."""
     return {
-        "presets": [{"name": name, "help": PRESET_HELP.get(name, ""), "options": PRESETS[name].describe()} for name in PRESETS],
-        "options": [{"name": option.flag, "help": option.help} for option in OPTIONS.values()],
-        "bots": sorted(BOTS),
+        "presets": [
+            {"name": name, "help": PRESET_HELP.get(name, ""), "options": PRESETS[name].describe(),
+             "values": {option.flag: _value(getattr(PRESETS[name], option.name)) for option in OPTIONS.values()}}
+            for name in PRESETS
+        ],
+        "options": [
+            {"name": option.flag, "title": option.title, "help": option.help, "kind": option.kind,
+             "choices": list(option.choices), "minimum": option.minimum, "maximum": option.maximum,
+             "optional": option.optional}
+            for option in OPTIONS.values()
+        ],
+        "bots": [{"name": kind, "description": describe_bot(kind)} for kind in BOTS],
     }
+
+
+def _value(value: object) -> object:
+    """A rules field's value as JSON: an enum by its name, none as null."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, tuple):
+        return list(value)
+    return getattr(value, "value", str(value))
 
 
 def lobby(service: GameService) -> list[dict[str, object]]:
@@ -119,16 +139,24 @@ def view(room: Room, seat: int | None) -> dict[str, object]:
         "turn": seen.turn,
         "bag": seen.bag,
         "seats": [
-            {"seat": row.seat, "name": row.name, "kind": row.kind, "bot": row.bot, "tiles": player.tiles_on_rack}
+            {"seat": row.seat, "name": row.name, "kind": row.kind, "bot": row.bot, "tiles": player.tiles_on_rack,
+             "score": player.score, "target": player.target}
             for row, player in zip(room.seats, seen.players, strict=True)
         ],
         "you": seat,
         "rules": {"name": game.rules.name, "options": game.rules.describe()},
         "clocks": _clocks(room),
-        "events": events_of(room, seen.events),
-        "chat": [{"seq": c.seq, "seat": c.seat, "name": c.name, "text": c.text} for c in room.chat],
+        "events": events_of(room, seen),
+        "chat": [{"seq": c.seq, "seat": c.seat, "name": c.name, "text": c.text, "at": c.at} for c in room.chat],
         "coaching": room.table.coaching_for(seat),
         "unseen_by_letter": seen.unseen_by_letter(),
+        "tracking": {
+            "total": seen.unseen_count, "vowels": seen.unseen_vowels, "consonants": seen.unseen_consonants,
+            "blanks": seen.unseen_blanks, "others_rack": seen.others_rack(),
+            "others_name": next((p.name for i, p in enumerate(seen.players) if i != seat), None)
+            if len(seen.players) == 2 else "the others",
+        },
+        "final_challenge": _final_challenge(room),
     }
     if seat is not None:
         data["rack"] = seen.rack_text
@@ -183,14 +211,25 @@ def clock_message(room: Room) -> dict[str, object] | None:
     return {"type": "clock", "seq": room.seq, "seat": seat, "turn_left": left, "used": [round(u, 1) for u in used]}
 
 
-def events_of(room: Room, events: Sequence[Event]) -> list[dict[str, object]]:
-    """Events as a seat may see them (:attr:`tilebag.view.SeatView.events`),
-    as JSON: each play in GCG notation with its score and the words it formed."""
+def events_of(room: Room, seen: SeatView) -> list[dict[str, object]]:
+    """The events a seat may see (:attr:`tilebag.view.SeatView.events`), as
+    JSON: each with its notation as players write it (``13C D(E)WAX``), what
+    it did in a sentence (``note``), the words a play formed, the racks the
+    seat may see, whether a play was challenged off (``withdrawn``) and, for a
+    move, its number (``move_number``: as the analysis counts turns)."""
     game = room.game
     alphabet, layout = game.alphabet, game.layout
+    withdrawn = withdrawn_plays(seen.events)
     out: list[dict[str, object]] = []
-    for event in events:
-        item: dict[str, object] = {"seat": event.player, "kind": event.kind.value, "score": event.score, "total": event.total}
+    moves = 0
+    for event, line in zip(seen.events, seen.log, strict=True):
+        item: dict[str, object] = {
+            "seat": event.player, "kind": event.kind.value, "score": event.score, "total": event.total,
+            "text": line.text, "note": line.note,
+        }
+        if event.kind.is_move:
+            moves += 1
+            item["move_number"] = moves
         move = event.move
         if event.kind is EventKind.EXCHANGE and move is None:
             item["move"] = f"-{event.exchange_count}"
@@ -198,10 +237,49 @@ def events_of(room: Room, events: Sequence[Event]) -> list[dict[str, object]]:
             item["move"] = move.gcg(alphabet, layout)
             if event.kind is EventKind.PLACE and event.words:
                 item["words"] = [alphabet.format_word(word) for word in event.words]
+        if event.kind is EventKind.PLACE:
+            item["withdrawn"] = id(event) in withdrawn
         if event.rack is not None:
             item["rack"] = alphabet.format_rack(event.rack)
         if event.end_rack:
             item["end_rack"] = alphabet.format_rack(event.end_rack)
+        out.append(item)
+    return out
+
+
+def _final_challenge(room: Room) -> dict[str, object] | None:
+    """While the game waits for its final challenge: who went out with which
+    play, and who may challenge it."""
+    game = room.game
+    event = game.challengeable
+    if game.state is not GameState.FINAL_CHALLENGE or event is None or event.move is None:
+        return None
+    return {"player": event.player, "play": game.board.notation(event.move), "challenger": game.final_challenger}
+
+
+def turns(room: Room) -> list[dict[str, object]]:
+    """A finished game, turn by turn, to examine: the board before the first
+    event and after each one (its rows, the last play's squares, the scores),
+    with what the event did. Read under the room's lock.
+
+    :raises RoomError: (409) before the end: it would show every rack.
+    """
+    game = room.game
+    if game.state is not GameState.OVER:
+        raise RoomError(409, "a game is examined once it is over")
+    positions = replay_positions(room)
+    seen = seat_view(game, None)
+    notes = [line.note for line in seen.log]
+    moves = 0
+    out: list[dict[str, object]] = []
+    for index, (rows, last, scores) in enumerate(positions):
+        item: dict[str, object] = {"index": index, "rows": rows, "last_play": last, "scores": scores}
+        if index:
+            event = game.events[index - 1]
+            item.update(seat=event.player, note=notes[index - 1], kind=event.kind.value)
+            if event.kind.is_move:
+                moves += 1
+                item["move_number"] = moves
         out.append(item)
     return out
 

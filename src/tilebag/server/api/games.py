@@ -33,6 +33,7 @@ from tilebag.server.models import (
     PreviewRequest,
     Said,
     SeatTaken,
+    Turns,
 )
 from tilebag.server.room import RoomError
 
@@ -99,10 +100,23 @@ async def act(sent: ActionRequest, room: GameRoom, seat: Seat, token: Token, sta
 
 
 @router.post("/games/{game_id}/chat", response_model=Said)
-async def chat(sent: ChatRequest, room: GameRoom, seat: Seat, token: Token, state: State) -> Said:
-    state.limited(state.chat_limit, token, "chat messages")
-    said = await asyncio.to_thread(state.service.say, room, seat, sent.text)
-    return Said(seq=said.seq, seat=said.seat, text=said.text)
+async def chat(sent: ChatRequest, room: GameRoom, seat: Seat, token: Token, request: Request, state: State) -> Said:
+    """A message from the token's seat, or from an observer under the name it gives."""
+    who = token or f"watcher {request.client.host if request.client else ''}"
+    state.limited(state.chat_limit, who, "chat messages")
+    said = await asyncio.to_thread(partial(state.service.say, room, seat, sent.text, name=sent.name))
+    return Said(seq=said.seq, seat=said.seat, name=said.name, text=said.text, at=said.at)
+
+
+@router.get("/games/{game_id}/turns", response_model=Turns)
+async def turns(room: GameRoom) -> dict[str, object]:
+    """A finished game turn by turn, to examine: the board after each event (409 before the end)."""
+
+    def positions() -> list[dict[str, object]]:
+        with room.lock:
+            return views.turns(room)
+
+    return {"turns": await asyncio.to_thread(positions)}
 
 
 @router.post("/games/{game_id}/join", response_model=SeatTaken, response_model_exclude_none=True)
