@@ -11,8 +11,8 @@ modes, and the bots think without freezing the screen.
 
 Keys on the board (``Tab`` moves between the board and the command line):
 the arrow keys move the cursor, a letter puts that tile from the rack on
-the cursor's square (a blank when the rack has no such letter; ``?`` then a
-letter forces a blank), ``Space`` turns the direction between across and
+the cursor's square (a letter the rack does not hold does nothing; ``?``
+then a letter puts a blank), ``Space`` turns the direction between across and
 down, ``Backspace`` takes the last tile back, ``Escape`` takes them all back
 and ``Enter`` plays the word, written in GCG notation as if typed; the
 keyboard then goes back to the command line. While the board has the keys,
@@ -295,8 +295,10 @@ class BoardWidget(Widget, can_focus=True):
             self.app.bell()
             return
         left = self.rack_left()
-        blank = self.blank_next or letter not in left
-        if blank and "?" not in left:
+        blank = self.blank_next
+        if (blank and "?" not in left) or (not blank and letter not in left):
+            # A letter the rack does not hold does nothing: a blank is spent
+            # only when asked for (? first), never to cover a typing slip.
             self.app.bell()
             return
         self.blank_next = False
