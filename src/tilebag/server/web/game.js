@@ -1,616 +1,505 @@
-// The game page: the board, your rack, the moves, the chat, followed live
-// through the game's WebSocket. The server checks everything; this page only
-// shows what the server says and sends what the player chose.
+// The game page's controller: it keeps the newest view the server sent
+// (state.js), what the player is composing (tiles placed, the cursor, the
+// rack's order, a pre-move), and wires the views (board.js, rack.js,
+// panels.js, dialogs.js) to the server (api.js, socket.js). The server checks
+// everything; the page shows what it says and sends what the player chose.
 
-import { $, api as request, el } from "./dom.js";
+import { ApiError, act, request } from "./api.js";
+import { BoardView } from "./board.js";
+import { chooseBlank, chooseExchange, confirmAction } from "./dialogs.js";
+import { $, el } from "./dom.js";
+import { Examiner } from "./examine.js";
+import { remember } from "./mygames.js";
+import { playNotation } from "./notation.js";
+import { drawChat, drawClocks, drawPlayers, drawResult, drawScorecard, drawTracking, noticeLines } from "./panels.js";
+import { RackView } from "./rack.js";
+import { follow } from "./socket.js";
+import { keepOrder, newest, premovesThatFit } from "./state.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
-const gameId = location.pathname.split("/").filter(Boolean).pop();
-const COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const SQUARE_NAMES = { W: "triple word", w: "double word", L: "triple letter", l: "double letter" };
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 
-let layout = null;        // rows of square codes, tiles with their scores
-let view = null;          // the last view the server sent
-let cursor = null;        // {row, col, down}
-let pending = [];         // [{row, col, letter, blank, rackIndex}]
-let rackOrder = [];       // the rack's tiles in the order the player keeps them
-let chosenRack = null;    // a rack tile tapped, waiting for a square
-let exchanging = false;
-const chosenForExchange = new Set();
+let layout = null;      // the board's squares and the tile set
+let view = null;        // the newest view the server sent
+let order = [];         // the rack's tiles in the order the player keeps them
+let pending = [];       // tiles placed: [{row, col, label, blank, rackIndex}]
+let cursor = null;      // {row, col, down}
+let chosen = null;      // a rack tile tapped, waiting for a square
+let blankNext = false;  // "?" typed: the next letter is a blank
+let premove = null;     // a play to send when the turn comes
+let tick = null;        // the server's last clock tick, and when it came
+let coachSeq = null;    // the view the coach's answer was for
+let examiner = null;
 
-async function api(path, options = {}) {
-  return request(path, options, token);
-}
+const seated = () => view && view.you !== null && view.you !== undefined;
+const myTurn = () => seated() && view.turn === view.you && view.status !== "over";
+const playing = () => view && view.status === "playing";
+const letters = () => layout.tiles.map((t) => t.label).filter((label) => label !== "?");
 
-function scoreOf(letter) {
-  const tile = layout.tiles.find((t) => t.label === letter.toUpperCase());
+function scoreOf(label) {
+  if (!layout || label === "?") return 0;
+  const tile = layout.tiles.find((t) => t.label === label);
   return tile ? tile.score : 0;
 }
 
-function boardLetters() {
-  // the view's board rows: each square's tile label ("" for an empty square; lower case a blank)
-  return view.rows;
+function say(text, where = "error") {
+  $(where).textContent = text;
 }
 
-function squareName(row, col) { return `${COLUMNS[col]}${row + 1}`; }
+// -- drawing -------------------------------------------------------------------
 
-function lastPlaySquares() {
-  // the squares of the last play still on the board, as the view names them
-  return new Set((view.last_play || []).map((name) => {
-    const col = COLUMNS.indexOf(name[0]);
-    return `${Number(name.slice(1)) - 1},${col}`;
-  }));
-}
-
-function drawCoordinates() {
-  // column letters above the board, row numbers beside it: what the moves list, hints and errors name
-  const cols = layout.rows[0].length;
-  const rows = layout.rows.length;
-  const frame = document.querySelector(".board-frame");
-  frame.style.setProperty("--cols", cols);
-  frame.style.setProperty("--rows", rows);
-  $("columns").replaceChildren(...[...COLUMNS.slice(0, cols)].map((letter) => el("span", { text: letter })));
-  $("rows").replaceChildren(...Array.from({ length: rows }, (_, row) => el("span", { text: String(row + 1) })));
-}
-
-function drawBoard() {
-  const letters = boardLetters();
-  const last = lastPlaySquares();
-  const squares = [];
-  layout.rows.forEach((codes, row) => {
-    [...codes].forEach((code, col) => {
-      const placed = pending.find((p) => p.row === row && p.col === col);
-      const letter = placed ? (placed.blank ? placed.letter.toLowerCase() : placed.letter) : letters[row][col];
-      const square = el("button", { type: "button", class: `square ${code}`, role: "gridcell", "data-square": squareName(row, col) });
-      const start = row === layout.start[0] && col === layout.start[1];
-      if (start) square.classList.add("start");
-      let label = `${squareName(row, col)}`;
-      if (letter) {
-        const blank = letter === letter.toLowerCase();
-        square.classList.add("tile");
-        square.dataset.tile = letter;
-        square.append(el("span", { class: blank ? "blank" : "", text: letter.toUpperCase() }));
-        if (!blank) square.append(el("span", { class: "value", text: String(scoreOf(letter)) }));
-        label += `: ${letter.toUpperCase()}${blank ? " (blank)" : `, ${scoreOf(letter)} points`}`;
-        if (placed) { square.classList.add("pending"); label += ", your tile"; }
-        if (last.has(`${row},${col}`)) { square.classList.add("last"); label += ", last play"; }
-      } else {
-        if (start) square.append(el("span", { class: "star", "aria-hidden": "true", text: "★" }));
-        else if (code !== ".") square.append(el("span", { class: "label", text: { W: "TW", w: "DW", L: "TL", l: "DL" }[code] }));
-        label += `, ${SQUARE_NAMES[code] || "plain"}${start ? ", start square" : ""}, empty`;
-      }
-      if (cursor && cursor.row === row && cursor.col === col) {
-        square.classList.add("cursor", cursor.down ? "down" : "across");
-        label += cursor.down ? ", typing down" : ", typing across";
-      }
-      square.setAttribute("aria-label", label);
-      squares.push(square);
-    });
-  });
-  $("board").replaceChildren(...squares);
-}
-
-function squareAt(target) {
-  // the board square an event happened on, as {row, col} (one listener for the whole board)
-  const square = target.closest("[data-square]");
-  if (!square) return null;
-  const name = square.dataset.square;
-  return { row: Number(name.slice(1)) - 1, col: COLUMNS.indexOf(name[0]) };
-}
-
-function rackTiles() { return view && view.rack ? [...view.rack] : []; }
-
-function syncRack() {
-  // keep the player's order of the tiles the server says the rack holds
-  const tiles = rackTiles();
-  const left = [...tiles];
-  const kept = [];
-  for (const tile of rackOrder) {
-    const at = left.indexOf(tile);
-    if (at >= 0) { kept.push(tile); left.splice(at, 1); }
-  }
-  rackOrder = kept.concat(left);
-}
-
-function drawRack() {
-  const used = new Set(pending.map((p) => p.rackIndex));
-  const tiles = rackOrder.map((tile, index) => {
-    const button = el("button", { type: "button", class: "rack-tile tile", role: "option", draggable: "true",
-      "aria-label": tile === "?" ? "blank" : `${tile}, ${scoreOf(tile)} points` });
-    button.append(el("span", { text: tile === "?" ? " " : tile }));
-    if (tile !== "?") button.append(el("span", { class: "value", text: String(scoreOf(tile)) }));
-    if (used.has(index)) button.classList.add("used");
-    if (chosenRack === index || chosenForExchange.has(index)) button.classList.add("chosen");
-    button.setAttribute("aria-selected", String(chosenRack === index || chosenForExchange.has(index)));
-    button.addEventListener("click", () => clickRack(index));
-    button.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", String(index)));
-    // a rack tile dropped on another moves there: the player keeps the rack in the order they like
-    button.addEventListener("dragover", (event) => event.preventDefault());
-    button.addEventListener("drop", (event) => {
-      event.preventDefault();
-      const from = Number(event.dataTransfer.getData("text/plain"));
-      if (Number.isNaN(from) || from === index || pending.length) return;
-      const [tile] = rackOrder.splice(from, 1);
-      rackOrder.splice(index, 0, tile);
-      draw();
-    });
-    return button;
-  });
-  $("rack").replaceChildren(...tiles);
-  $("rack").hidden = !view || view.you === null || view.you === undefined;
-}
-
-function myTurn() { return view && view.you !== null && view.you !== undefined && view.turn === view.you && view.status !== "over"; }
-
-function drawPanels() {
-  const players = view.seats.map((seat) => {
-    const item = el("li", { text: `${seat.name}: ${view.scores[seat.seat]}` });
-    if (view.turn === seat.seat && view.status !== "over") item.classList.add("turn");
-    if (view.clocks && view.clocks.used) item.append(el("span", { class: "clock", "data-seat": String(seat.seat), text: "" }));
-    return item;
-  });
-  $("players").replaceChildren(...players);
-  $("bag").textContent = `${view.bag} tiles in the bag`;
-  const unseen = Object.entries(view.unseen_by_letter || {});
-  $("unseen").textContent = unseen.length
-    ? `Unseen: ${unseen.map(([letter, count]) => (count > 1 ? `${letter}×${count}` : letter)).join(" ")}`
-    : `Unseen tiles: ${view.unseen_count ?? 0}`;
-  $("result").textContent = view.result || "";
-  $("record").href = `/api/games/${gameId}/gcg`;
-  $("record").hidden = view.status !== "over";
-  const log = (view.events || []).map((e) => {
-    const who = view.seats[e.seat] ? view.seats[e.seat].name : `seat ${e.seat}`;
-    const words = e.words && e.words.length ? ` (${e.words.join(", ")})` : "";
-    return el("li", { text: `${who}: ${e.move || e.kind}${words} ${e.score >= 0 ? "+" : ""}${e.score} = ${e.total}` });
-  });
-  $("log").replaceChildren(...log);
-  $("log").scrollTop = $("log").scrollHeight;
-  const chat = (view.chat || []).map((c) => el("li", { text: `${c.name}: ${c.text}` }));
-  $("chat").replaceChildren(...chat);
-  const seated = view.you !== null && view.you !== undefined;
-  const playing = view.status === "playing";
-  for (const id of ["play", "clear", "shuffle", "exchange", "pass"]) $(id).disabled = !seated || !playing || !myTurn();
-  $("shuffle").disabled = !seated;
-  $("challenge").disabled = !seated || view.status === "over" || !(view.events || []).length;
-  $("accept").hidden = view.status !== "final-challenge";
-  $("accept").disabled = !myTurn();
-  $("resign").disabled = !seated || view.status === "over";
-  $("chat-form").hidden = !seated;
-  $("coach").hidden = !view.coaching;
-  $("analysis").hidden = view.status !== "over";
-}
-
-async function ask(question) {
-  $("coach-answer").textContent = "…";
-  try {
-    const answer = await api(`/api/games/${gameId}/coach`, { method: "POST", body: JSON.stringify({ ask: question }) });
-    $("coach-answer").textContent = answer.lines.join("\n");
-  } catch (err) {
-    $("coach-answer").textContent = err.message;
-  }
-}
-
-async function analyse() {
-  $("analysis-body").textContent = "Analysing…";
-  try {
-    let found = await api(`/api/games/${gameId}/analysis`);
-    while (found.status === "queued" || found.status === "running") {
-      // the server's analysis queue has it: ask again shortly
-      $("analysis-body").textContent = found.status === "queued" ? "Waiting for the analysis…" : "Analysing…";
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      found = await api(`/api/games/${gameId}/analysis`);
-    }
-    if (found.status === "failed") throw new Error(found.error);
-    const totals = el("table", {}, el("caption", { text: "Per player" }),
-      el("tr", {}, ...["player", "equity lost", "best plays", "mistakes", "blunders", "bingos", "missed bingos", "mistake score"].map((h) => el("th", { scope: "col", text: h }))));
-    for (const t of found.totals) {
-      totals.append(el("tr", {}, ...[t.name, t.equity_lost.toFixed(1), t.best_plays, t.mistakes, t.blunders, t.bingos_played, t.bingos_missed, t.mistake_score].map((v) => el("td", { text: String(v) }))));
-    }
-    const turns = el("table", {}, el("caption", { text: "Each turn against the best play by equity" }),
-      el("tr", {}, ...["#", "player", "played", "score", "best", "equity lost", ""].map((h) => el("th", { scope: "col", text: h }))));
-    for (const t of found.turns) {
-      const best = t.best && t.best.length ? `${t.best[0].move} ${t.best[0].score}` : "";
-      const note = [t.grade && t.grade !== "good" ? t.grade : "", t.missed_bingo ? "missed bingo" : ""].filter(Boolean).join(", ");
-      turns.append(el("tr", {}, ...[t.turn, t.name, t.move, t.score, best, t.analysed ? t.equity_lost.toFixed(1) : "", note].map((v) => el("td", { text: String(v ?? "") }))));
-    }
-    const parts = [totals, turns];
-    if (found.sim && found.sim.length) {
-      // the server simulated each turn too (tilebag serve --analysis-seconds)
-      const sim = el("table", { id: "analysis-sim" }, el("caption", { text: "Chance of winning by simulation" }),
-        el("tr", {}, ...["#", "player", "played", "win %", "best found", "win %", "lost"].map((h) => el("th", { scope: "col", text: h }))));
-      for (const t of found.sim) {
-        sim.append(el("tr", {}, ...[t.turn, t.name, t.played, t.played_win.toFixed(1), t.best, t.best_win.toFixed(1), t.win_lost.toFixed(1)].map((v) => el("td", { text: String(v) }))));
-      }
-      parts.push(sim);
-    }
-    $("analysis-body").replaceChildren(...parts);
-  } catch (err) {
-    $("analysis-body").textContent = err.message;
-  }
-}
+const board = new BoardView({ onSquare: clickSquare, onDrop: (row, col, index) => { placeAt(row, col, index); } });
+const rack = new RackView({
+  onTap: tapRack,
+  onMove: (from, to) => {
+    if (from === to || pending.length) return;
+    const [tile] = order.splice(from, 1);
+    order.splice(to, 0, tile);
+    draw();
+  },
+});
 
 function draw() {
   if (!layout || !view) return;
-  syncRack();
-  drawBoard();
-  drawRack();
-  drawPanels();
+  const boardRows = examiner && examiner.active ? examiner.rows() : view.rows;
+  const last = new Set(examiner && examiner.active ? examiner.lastPlay() : view.last_play || []);
+  board.draw({ rows: boardRows, pending: examiner && examiner.active ? [] : pending, cursor, last });
+  rack.draw({ order, used: new Set(pending.map((p) => p.rackIndex)), chosen, scoreOf, hidden: !seated() || view.status === "over" });
+  drawPlayers(view);
+  drawClocks(view, tick, performance.now());
+  drawScorecard(view);
+  drawTracking(view);
+  drawChat(view);
+  drawResult(view);
+  drawNotice();
+  drawControls();
 }
 
-// -- composing a play -------------------------------------------------------
+function drawNotice() {
+  const lines = premove ? [`Pre-move: ${premove} will be played when your turn comes (Escape cancels).`] : noticeLines(view);
+  $("notice").replaceChildren(...lines.map((line) => el("p", { text: line })));
+  $("notice").hidden = !lines.length;
+  $("notice").scrollTop = $("notice").scrollHeight; // two lines show: the newest in view
+}
+
+function drawControls() {
+  const over = view.status === "over";
+  const final = view.status === "final-challenge";
+  $("rack-area").hidden = !seated() || over;
+  $("role").textContent = seated() ? "" : "watching";
+  for (const id of ["exchange", "pass"]) $(id).disabled = !myTurn() || !playing();
+  $("play").disabled = !seated() || !playing() || !pending.length;
+  $("play").textContent = myTurn() || !pending.length ? "Play" : "Play when it's my turn";
+  $("recall").disabled = !pending.length;
+  $("shuffle").disabled = !seated() || over;
+  $("challenge").disabled = !seated() || over || !(view.events || []).some((e) => e.kind === "place" && e.seat !== view.you);
+  $("final").hidden = !final || !myTurn();
+  // Deciding the final challenge, Accept and Challenge above the board are the only moves: the
+  // action row gives its place to them, so the rack and they stay on a laptop's screen.
+  $("actions").hidden = !$("final").hidden;
+  $("resign").disabled = !seated() || over;
+  $("coach").hidden = !view.coaching;
+  $("analysis").hidden = !over;
+  $("examine").hidden = !over;
+  $("notify").hidden = !seated() || over;
+  $("chat-name").hidden = seated() || Boolean(localStorage.getItem("tilebag.name"));
+  document.title = myTurn() ? `● Your turn: tilebag` : over ? "Game over: tilebag" : "tilebag: game";
+  if (coachSeq !== null && coachSeq !== view.seq && $("coach-answer").textContent) {
+    $("coach-answer").textContent = "";  // the position changed: that answer was for the one before
+    coachSeq = null;
+  }
+  $("record").href = `/api/games/${encodeURIComponent(gameId)}/gcg`;
+}
+
+// -- the newest view ------------------------------------------------------------------
+
+function show(incoming) {
+  const before = view;
+  view = newest(view, incoming);
+  if (view === before) { draw(); return; }
+  order = keepOrder(order, view.rack ? [...tilesOf(view.rack)] : []);
+  if (before && before.seq !== view.seq) {
+    say("");  // an error was about the position before
+    const kept = premovesThatFit(pending, view.rows, order);
+    if (kept.length !== pending.length) {
+      if (pending.length) say("The board changed under the tiles you placed: they are back on your rack.", "preview");
+      pending = [];
+      premove = null;
+    }
+  }
+  draw();
+  const turnCame = myTurn() && !(before && before.turn === view.you && before.status === view.status);
+  if (turnCame) yourTurn();
+  if (examiner) examiner.sync();
+}
+
+// The rack's tiles as labels ("?" a blank), multi-letter tiles kept whole.
+function tilesOf(text) {
+  const labels = layout ? layout.tiles.map((t) => t.label).sort((a, b) => b.length - a.length) : [];
+  const tiles = [];
+  let rest = text;
+  while (rest) {
+    const label = labels.find((l) => rest.startsWith(l)) || rest[0];
+    tiles.push(label);
+    rest = rest.slice(label.length);
+  }
+  return tiles;
+}
+
+// The turn came: a pre-move is played, and a player away from the page told.
+function yourTurn() {
+  if (premove) {
+    const text = playNotation(pending, view.rows);
+    premove = null;
+    if (text) send(text);
+  }
+  if (document.hidden && localStorage.getItem("tilebag.notify") === "on") {
+    beep();
+    if ("Notification" in window && Notification.permission === "granted") {
+      new Notification("tilebag: your turn", { body: noticeLines(view).join(" ") || "It is your turn." });
+    }
+  }
+}
+
+function beep() {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.value = 0.08;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.18);
+  } catch (err) { /* no sound here */ }
+}
+
+// -- composing a play ----------------------------------------------------------------------
 
 function occupied(row, col) {
-  return Boolean(boardLetters()[row][col]) || pending.some((p) => p.row === row && p.col === col);
+  return Boolean(view.rows[row] && view.rows[row][col]) || pending.some((p) => p.row === row && p.col === col);
 }
 
 function clickSquare(row, col) {
-  if (chosenRack !== null) { placeAt(row, col, chosenRack); chosenRack = null; draw(); return; }
+  if (examiner && examiner.active) return;
+  if (chosen !== null) { const index = chosen; chosen = null; placeAt(row, col, index); return; }
+  const placed = pending.findIndex((p) => p.row === row && p.col === col);
+  if (placed >= 0 && !(cursor && cursor.row === row && cursor.col === col)) {
+    pending.splice(placed, 1);  // a tile of yours tapped again: back to the rack
+    preview();
+    draw();
+    return;
+  }
   if (cursor && cursor.row === row && cursor.col === col) cursor.down = !cursor.down;
   else cursor = { row, col, down: false };
   draw();
-  focusCursor();
+  board.focus(row, col);
 }
 
-function focusCursor() {
-  if (!cursor) return;
-  const square = document.querySelector(`[data-square="${squareName(cursor.row, cursor.col)}"]`);
-  if (square) square.focus();
-}
-
-function clickRack(index) {
-  if (exchanging) {
-    if (chosenForExchange.has(index)) chosenForExchange.delete(index); else chosenForExchange.add(index);
+function tapRack(index) {
+  if (!seated() || view.status === "over") return;
+  if (pending.some((p) => p.rackIndex === index)) {
+    pending = pending.filter((p) => p.rackIndex !== index);  // on the board: back to the rack
+    preview();
   } else {
-    chosenRack = chosenRack === index ? null : index;
+    chosen = chosen === index ? null : index;
   }
   draw();
 }
 
-function placeAt(row, col, rackIndex) {
-  if (!myTurn() || occupied(row, col) || pending.some((p) => p.rackIndex === rackIndex)) return false;
-  let letter = rackOrder[rackIndex];
+async function placeAt(row, col, rackIndex, as = null) {
+  if (!seated() || view.status === "over" || occupied(row, col) || pending.some((p) => p.rackIndex === rackIndex)) return false;
+  let label = order[rackIndex];
   let blank = false;
-  if (letter === "?") {
-    const asked = (prompt("Which letter is the blank?") || "").trim().toUpperCase();
-    if (!/^[A-Z]$/.test(asked)) return false;
-    letter = asked;
+  if (label === "?") {
+    const letter = as || await chooseBlank(letters());
+    if (!letter) return false;
+    label = letter;
     blank = true;
   }
-  pending.push({ row, col, letter, blank, rackIndex });
-  schedulePreview();
+  pending.push({ row, col, label, blank, rackIndex });
+  preview();
+  draw();
   return true;
 }
 
-function typeLetter(letter) {
-  if (!cursor) return;
-  if (!myTurn()) { $("error").textContent = view && view.status === "over" ? "the game is over" : "wait for your turn"; return; }
+function typeLetter(key) {
+  if (!cursor || !seated() || view.status === "over") return;
+  const label = letters().find((l) => l.toLowerCase() === key.toLowerCase());
+  if (!label) return;
   const used = new Set(pending.map((p) => p.rackIndex));
-  let index = rackOrder.findIndex((t, i) => t === letter && !used.has(i));
-  let blank = false;
-  if (index < 0) { index = rackOrder.findIndex((t, i) => t === "?" && !used.has(i)); blank = true; }
-  if (index < 0) { $("error").textContent = `no ${letter} on your rack`; return; }
+  const index = order.findIndex((t, i) => (blankNext ? t === "?" : t === label) && !used.has(i));
+  if (index < 0) {  // not on the rack: nothing happens, and no blank is spent on it
+    say(blankNext ? "no blank on your rack" : `no ${label} on your rack (type ? then ${label} for a blank)`, "preview");
+    blankNext = false;
+    return;
+  }
   while (cursor && occupied(cursor.row, cursor.col)) advance();
   if (!cursor) return;
-  pending.push({ row: cursor.row, col: cursor.col, letter, blank, rackIndex: index });
+  pending.push({ row: cursor.row, col: cursor.col, label, blank: blankNext, rackIndex: index });
+  blankNext = false;
   advance();
-  $("error").textContent = "";
-  schedulePreview();
+  preview();
   draw();
-  focusCursor();
+  if (cursor) board.focus(cursor.row, cursor.col);
 }
 
 function advance() {
-  const size = layout.rows.length;
   if (cursor.down) cursor.row += 1; else cursor.col += 1;
-  if (cursor.row >= size || cursor.col >= layout.rows[0].length) cursor = null;
+  if (cursor.row >= layout.rows.length || cursor.col >= layout.rows[0].length) cursor = null;
 }
 
 function takeBack() {
   const last = pending.pop();
   if (last) cursor = { row: last.row, col: last.col, down: cursor ? cursor.down : false };
-  schedulePreview();
+  preview();
   draw();
-  focusCursor();
 }
 
-function clearPlay() {
+function recall() {
   pending = [];
-  chosenRack = null;
-  $("preview").textContent = "";
+  chosen = null;
+  premove = null;
+  say("", "preview");
   draw();
 }
 
-function notation() {
-  // the pending tiles as GCG: the whole word along their line, "." for tiles already on the board
-  if (!pending.length) return null;
-  const rows = new Set(pending.map((p) => p.row));
-  const cols = new Set(pending.map((p) => p.col));
-  let down;
-  if (pending.length === 1) {
-    const { row, col } = pending[0];
-    const letters = boardLetters();
-    down = Boolean((letters[row - 1] && letters[row - 1][col]) || (letters[row + 1] && letters[row + 1][col]));
-  } else if (rows.size === 1) down = false;
-  else if (cols.size === 1) down = true;
-  else return null;
-  const letters = boardLetters();
-  const at = (r, c) => {
-    const placed = pending.find((p) => p.row === r && p.col === c);
-    if (placed) return placed.blank ? placed.letter.toLowerCase() : placed.letter;
-    return letters[r] && letters[r][c] ? "." : "";
-  };
-  let { row, col } = pending.reduce((a, b) => ((down ? b.row < a.row : b.col < a.col) ? b : a));
-  while (at(down ? row - 1 : row, down ? col : col - 1)) { if (down) row -= 1; else col -= 1; }
-  const start = { row, col };
-  let word = "";
-  while (at(row, col)) { word += at(row, col); if (down) row += 1; else col += 1; }
-  const where = down ? `${COLUMNS[start.col]}${start.row + 1}` : `${start.row + 1}${COLUMNS[start.col]}`;
-  return `${where} ${word}`;
+function shuffle() {
+  if (pending.length) recall();
+  for (let i = order.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  draw();
 }
 
 let previewTimer = null;
-function schedulePreview() {
+function preview() {
   clearTimeout(previewTimer);
   previewTimer = setTimeout(async () => {
-    const play = notation();
-    if (!play) { $("preview").textContent = pending.length ? "tiles must be in one line" : ""; return; }
+    const play = playNotation(pending, view.rows);
+    if (!play) { say(pending.length ? "the tiles must make one word in one line" : "", "preview"); return; }
+    if (!myTurn()) { say(`${play}: you may play it when your turn comes`, "preview"); return; }
     try {
-      const found = await api(`/api/games/${gameId}/preview`, { method: "POST", body: JSON.stringify({ action: play }) });
-      $("preview").textContent = found.ok ? `${play}: ${found.score} points (${found.words.join(", ")})` : `${play}: ${found.error}`;
+      const found = await request(`/api/games/${encodeURIComponent(gameId)}/preview`, { method: "POST", body: { action: play }, token });
+      say(found.ok ? `${play}: ${found.score} points (${found.words.join(", ")})` : found.error, "preview");
     } catch (err) {
-      $("preview").textContent = "";
+      say("", "preview");
     }
   }, 150);
 }
 
-function actionId() {
-  // unique per action (crypto.randomUUID needs https; this works over plain http too)
-  return [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+// -- acting --------------------------------------------------------------------------
 
 async function send(action) {
-  $("error").textContent = "";
-  const id = actionId();  // sent again with the same id when no answer came: the server stores it once
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const answer = await api(`/api/games/${gameId}/actions`, { method: "POST", body: JSON.stringify({ action, id }) });
-      pending = [];
-      cursor = null;
-      exchanging = false;
-      chosenForExchange.clear();
-      $("preview").textContent = "";
-      show(answer);
-      return;
-    } catch (err) {
-      if (err.status === 0 && attempt < 5) {
-        $("error").textContent = `no answer from the server: sending again (attempt ${attempt + 1})`;
-        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
-        continue;
-      }
-      $("error").textContent = err.message; // the board stays as it was: the player may fix the play
-      return;
-    }
+  say("");
+  try {
+    const answer = await act(gameId, token, action, (attempt) => say(`no answer from the server: sending again (attempt ${attempt})`));
+    pending = [];
+    cursor = null;
+    chosen = null;
+    say("", "preview");
+    say("");
+    show(answer);
+  } catch (err) {
+    say(err.message);  // the tiles stay where the player put them: the play may be fixed
+    draw();
   }
 }
 
 function play() {
-  const action = notation();
-  if (!action) { $("error").textContent = "place tiles in one line first"; return; }
-  send(action);
+  const text = playNotation(pending, view.rows);
+  if (!text) { say("place tiles in one line first"); return; }
+  if (!myTurn()) { premove = text; draw(); return; }
+  send(text);
 }
 
-function exchange() {
-  if (!exchanging) {
-    clearPlay();
-    exchanging = true;
-    $("exchange").textContent = "Exchange the chosen tiles";
-    $("error").textContent = "choose the tiles to exchange on your rack";
-    return;
-  }
-  const tiles = [...chosenForExchange].map((i) => rackOrder[i]).join("");
-  exchanging = false;
-  $("exchange").textContent = "Exchange";
-  if (!tiles) { chosenForExchange.clear(); draw(); return; }
-  send(`-${tiles}`);
+async function exchange() {
+  if (!myTurn()) return;
+  const tiles = await chooseExchange(order, scoreOf);
+  if (tiles) send(`-${tiles}`);
 }
 
-// -- following the game -----------------------------------------------------
-
-// The page keeps the newest view by sequence number, whichever way it came (the
-// first GET, the answer to an action, the socket), and always redraws from it:
-// an answer that arrives after the socket's newer view still clears the sent play.
-function show(newView) {
-  if (!view || newView.seq >= view.seq) view = newView;
-  draw();
+async function pass() {
+  if (!myTurn()) return;
+  if (await confirmAction("Pass?", "Your turn ends and you score nothing.", "Pass")) send("-");
 }
 
-function setConnection(text) { $("connection").textContent = text; }
-
-// The link cannot show this game (a wrong or stale seat token, or no such game):
-// say so and stop, instead of waiting for a connection that can never come.
-let stopped = false;
-function stop(kind) {
-  stopped = true;
-  clearTimeout(retryTimer);
-  setConnection("");
-  const notice = $("notice");
-  if (kind === "token") {
-    notice.replaceChildren(
-      el("h1", { text: "This link is not valid for this game" }),
-      el("p", { text: "Its seat key is wrong, or no longer belongs to a seat of this game. Ask for the link again, or:" }),
-      el("p", {}, el("a", { href: `/games/${encodeURIComponent(gameId)}`, text: "Watch the game" }), " · ", el("a", { href: "/", text: "Go to the lobby" })),
-    );
-  } else if (kind === "damaged") {
-    notice.replaceChildren(
-      el("h1", { text: "This game cannot be shown" }),
-      el("p", { text: "Its record does not replay, and the server has set it aside for its keeper to look at." }),
-      el("p", {}, el("a", { href: "/", text: "Go to the lobby" })),
-    );
-  } else {
-    notice.replaceChildren(el("h1", { text: "No such game" }), el("p", {}, el("a", { href: "/", text: "Go to the lobby" })));
-  }
-  notice.hidden = false;
-  $("game").hidden = true;
+async function challenge() {
+  const last = [...(view.events || [])].reverse().find((e) => e.kind === "place");
+  const what = last ? `${view.seats[last.seat].name}'s ${last.text || last.move}` : "the last play";
+  const mode = (view.rules.options || []).find((o) => o.includes("challenge")) || "double challenge";
+  const cost = mode.startsWith("single") ? "" : mode.includes("point") ? " If every word is good, you lose points." : " If every word is good, you lose your turn.";
+  if (await confirmAction("Challenge?", `Challenge ${what}?${cost}`, "Challenge")) send("challenge");
 }
 
-// A dropped connection says so and tries again, counting the attempts and the
-// seconds to the next one.
-let retryTimer = null;
-let attempts = 0;
-function retry(what, again) {
-  attempts += 1;
-  let wait = Math.min(500 * 2 ** (attempts - 1), 8000);
-  const tell = () => setConnection(`${what}: trying again${wait >= 1000 ? ` in ${Math.ceil(wait / 1000)} s` : ""} (attempt ${attempts})`);
-  tell();
-  const tick = () => {
-    wait -= 1000;
-    if (wait <= 0) { setConnection(`${what}: trying again (attempt ${attempts})`); again(); return; }
-    tell();
-    retryTimer = setTimeout(tick, Math.min(1000, wait));
-  };
-  clearTimeout(retryTimer);
-  retryTimer = setTimeout(tick, Math.min(1000, wait));
+async function resign() {
+  if (await confirmAction("Resign?", "The game ends now, and you lose it.", "Resign")) send("resign");
 }
 
-function refused(err) {
-  // what a failed first load means: a link that is not valid, no game, or a server out of reach
-  if (err.status === 401 || err.status === 403) stop("token");
-  else if (err.status === 404) stop("game");
-  else if (err.status === 410) stop("damaged");
-  else retry(err.status ? `the server answered ${err.status}` : "cannot reach the server", load);
-}
+// -- coaching, analysis, chat --------------------------------------------------------------
 
-let socket = null;
-function connect() {
-  if (stopped) return;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${query}`);
-  socket.addEventListener("open", () => {
-    attempts = 0;
-    setConnection("live");
-    if (view) socket.send(JSON.stringify({ since: view.seq }));
-  });
-  let heard = 0;  // the newest sequence number this socket told
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "hello" || message.type === "view") {
-      show(message.view);
-      heard = Math.max(heard, message.view.seq);
-    } else if (message.type === "clock") {
-      showClock(message);
-    } else if (typeof message.seq === "number") {
-      // a gap in the numbers: ask for what was missed (the server tells everything after it again)
-      if (heard && message.seq > heard + 1) socket.send(JSON.stringify({ since: heard }));
-      heard = Math.max(heard, message.seq);
-    }
-  });
-  socket.addEventListener("close", (event) => {
-    if (event.code === 4401) stop("token");
-    else if (event.code === 4404) stop("game");
-    else if (event.code === 4410) stop("damaged");
-    else if (!stopped) retry("connection lost", connect);
-  });
-}
-
-let lastTick = null;  // the server's last clock tick and when it came: the clocks count down from it
-
-function showClock(tick) {
-  lastTick = { ...tick, at: performance.now() };
-  drawClocks();
-}
-
-function drawClocks() {
-  if (!lastTick || !view || view.status !== "playing" || lastTick.seq !== view.seq) return;
-  const since = (performance.now() - lastTick.at) / 1000;
-  for (const span of document.querySelectorAll(".clock")) {
-    const seat = Number(span.dataset.seat);
-    const used = (lastTick.used[seat] || 0) + (seat === lastTick.seat ? since : 0);
-    let text = ` · ${Math.floor(used / 60)}:${String(Math.floor(used % 60)).padStart(2, "0")} used`;
-    if (seat === lastTick.seat && lastTick.turn_left !== null) {
-      text += ` · ${Math.max(0, Math.ceil(lastTick.turn_left - since))} s left`;
-    }
-    span.textContent = text;
+async function ask(question) {
+  $("coach-answer").textContent = "…";
+  try {
+    const answer = await request(`/api/games/${encodeURIComponent(gameId)}/coach`, { method: "POST", body: { ask: question }, token });
+    $("coach-answer").textContent = answer.lines.join("\n");
+    coachSeq = view.seq;
+  } catch (err) {
+    $("coach-answer").textContent = err.message;
   }
 }
+
+async function chat(event) {
+  event.preventDefault();
+  const text = $("chat-text").value.trim();
+  if (!text) return;
+  const body = { text };
+  if (!seated()) {
+    const name = ($("chat-name").value || localStorage.getItem("tilebag.name") || "").trim();
+    if (!name) { say("give your name to chat"); $("chat-name").focus(); return; }
+    localStorage.setItem("tilebag.name", name);
+    body.name = name;
+  }
+  try {
+    await request(`/api/games/${encodeURIComponent(gameId)}/chat`, { method: "POST", body, token });
+    $("chat-text").value = "";
+    countChat();
+  } catch (err) {
+    say(err.message);
+  }
+}
+
+function countChat() {
+  const left = 500 - $("chat-text").value.length;
+  $("chat-count").textContent = left < 100 ? `${left} left` : "";
+}
+
+// -- the keyboard --------------------------------------------------------------------------
 
 function keys(event) {
-  if (event.target.closest("input, textarea, select")) return;
-  if (/^[a-zA-Z]$/.test(event.key) && cursor) { event.preventDefault(); typeLetter(event.key.toUpperCase()); }
-  else if (event.key === "Enter" && pending.length) { event.preventDefault(); play(); }
-  else if (event.key === "Backspace" && pending.length) { event.preventDefault(); takeBack(); }
-  else if (event.key === "Escape") { clearPlay(); }
-  else if (event.key.startsWith("Arrow") && layout) {
-    // the arrows move the cursor on the board; a second press along the other line turns it
+  if (event.target.closest("input, textarea, select, dialog")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (examiner && examiner.active && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+    event.preventDefault();
+    examiner.step(event.key === "ArrowLeft" ? -1 : 1);
+    return;
+  }
+  const key = event.key;
+  if (key === "Enter" && pending.length) { event.preventDefault(); play(); }
+  else if (key === "Backspace" && pending.length) { event.preventDefault(); takeBack(); }
+  else if (key === "Escape") { recall(); }
+  else if ((key === " " || key === "/") && cursor) { event.preventDefault(); cursor.down = !cursor.down; draw(); board.focus(cursor.row, cursor.col); }
+  else if (key === "?" && cursor) { event.preventDefault(); blankNext = true; say("a blank: now type the letter it stands for", "preview"); }
+  else if (key === "1") { shuffle(); }
+  else if (key === "2") { exchange(); }
+  else if (key === "3") { pass(); }
+  else if (key === "4") { if (!$("challenge").disabled) challenge(); }
+  else if (key === "F1") { event.preventDefault(); toggleKeys(); }
+  else if (key.startsWith("Arrow") && layout) {
     event.preventDefault();
     if (!cursor) cursor = { row: layout.start[0], col: layout.start[1], down: false };
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    const [dr, dc] = moves[event.key];
+    const [dr, dc] = moves[key];
     cursor.row = Math.max(0, Math.min(layout.rows.length - 1, cursor.row + dr));
     cursor.col = Math.max(0, Math.min(layout.rows[0].length - 1, cursor.col + dc));
     cursor.down = dr !== 0;
     draw();
-    focusCursor();
+    board.focus(cursor.row, cursor.col);
+  } else if (key.length === 1 && cursor && /\p{L}/u.test(key)) {
+    event.preventDefault();
+    typeLetter(key);
   }
 }
 
-function bindControls() {
+function toggleKeys() {
+  const help = $("keys-help");
+  help.hidden = !help.hidden;
+  $("keys").setAttribute("aria-expanded", String(!help.hidden));
+}
+
+function toggleNotify() {
+  const on = localStorage.getItem("tilebag.notify") !== "on";
+  localStorage.setItem("tilebag.notify", on ? "on" : "off");
+  if (on && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
+  $("notify").setAttribute("aria-pressed", String(on));
+  $("notify").textContent = on ? "Notifying" : "Notify me";
+}
+
+// -- a link that cannot show the game ----------------------------------------------------
+
+function stop(kind) {
+  const notice = $("notice-page");
+  const lobby = el("a", { href: "/", text: "Go to the lobby" });
+  if (kind === "token") {
+    notice.replaceChildren(
+      el("h1", { text: "This link is not valid for this game" }),
+      el("p", { text: "Its seat key is wrong, or no longer belongs to a seat of this game. Ask for the link again, or:" }),
+      el("p", {}, el("a", { href: `/games/${encodeURIComponent(gameId)}`, text: "Watch the game" }), " · ", lobby),
+    );
+  } else if (kind === "damaged") {
+    notice.replaceChildren(el("h1", { text: "This game cannot be shown" }),
+      el("p", { text: "Its record does not replay, and the server has set it aside for its keeper to look at." }), el("p", {}, lobby));
+  } else {
+    notice.replaceChildren(el("h1", { text: "No such game" }), el("p", {}, lobby));
+  }
+  notice.hidden = false;
+  $("game").hidden = true;
+  $("connection").textContent = "";
+}
+
+// -- starting ------------------------------------------------------------------------
+
+function bind() {
   $("play").addEventListener("click", play);
-  $("clear").addEventListener("click", clearPlay);
-  $("shuffle").addEventListener("click", () => {
-    for (let i = rackOrder.length - 1; i > 0; i -= 1) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [rackOrder[i], rackOrder[j]] = [rackOrder[j], rackOrder[i]];
-    }
-    clearPlay();
-  });
+  $("recall").addEventListener("click", recall);
+  $("shuffle").addEventListener("click", shuffle);
   $("exchange").addEventListener("click", exchange);
-  $("pass").addEventListener("click", () => send("-"));
-  $("challenge").addEventListener("click", () => send("challenge"));
+  $("pass").addEventListener("click", pass);
+  $("challenge").addEventListener("click", challenge);
   $("accept").addEventListener("click", () => send("accept"));
-  $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) send("resign"); });
-  $("board").addEventListener("click", (event) => {
-    const square = squareAt(event.target);
-    if (square) clickSquare(square.row, square.col);
-  });
-  $("board").addEventListener("dragover", (event) => event.preventDefault());
-  $("board").addEventListener("drop", (event) => {
-    event.preventDefault();
-    const square = squareAt(event.target);
-    if (!square) return;
-    placeAt(square.row, square.col, Number(event.dataTransfer.getData("text/plain")));
-    draw();
-  });
-  $("chat-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const text = $("chat-text").value.trim();
-    if (!text) return;
-    try { await api(`/api/games/${gameId}/chat`, { method: "POST", body: JSON.stringify({ text }) }); $("chat-text").value = ""; }
-    catch (err) { $("error").textContent = err.message; }
-  });
+  $("final-challenge").addEventListener("click", challenge);
+  $("resign").addEventListener("click", resign);
+  $("keys").addEventListener("click", toggleKeys);
+  $("notify").addEventListener("click", toggleNotify);
+  $("chat-form").addEventListener("submit", chat);
+  $("chat-text").addEventListener("input", countChat);
   for (const button of document.querySelectorAll("[data-ask]")) button.addEventListener("click", () => ask(button.dataset.ask));
   $("hooks-form").addEventListener("submit", (event) => { event.preventDefault(); ask(`hooks ${$("hooks-word").value.trim()}`); });
-  $("analyse").addEventListener("click", analyse);
   document.addEventListener("keydown", keys);
+  if (localStorage.getItem("tilebag.notify") === "on") { localStorage.setItem("tilebag.notify", "off"); toggleNotify(); }
+  setInterval(() => drawClocks(view, tick, performance.now()), 250);
 }
 
-// The first picture comes from the HTTP API at once; the socket then keeps it live.
 async function load() {
+  const socket = follow(gameId, token, {
+    view: show,
+    event: () => {},
+    clock: (message) => { tick = { ...message, at: performance.now() }; drawClocks(view, tick, performance.now()); },
+    status: (text) => { $("connection").textContent = text; },
+    stop,
+  });
   try {
-    const [drawn, seen] = await Promise.all([api(`/api/games/${gameId}/layout`), api(`/api/games/${gameId}`)]);
+    const [drawn, seen] = await Promise.all([
+      request(`/api/games/${encodeURIComponent(gameId)}/layout`),
+      request(`/api/games/${encodeURIComponent(gameId)}`, { token }),
+    ]);
     layout = drawn;
-    drawCoordinates();
-    attempts = 0;
-    setConnection("connecting…");
+    board.setLayout(layout);
     show(seen);
   } catch (err) {
-    refused(err);
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) stop("token");
+    else if (err instanceof ApiError && err.status === 404) stop("game");
+    else if (err instanceof ApiError && err.status === 410) stop("damaged");
+    else { $("connection").textContent = `cannot reach the server: ${err.message}`; setTimeout(load, 2000); }
     return;
   }
-  connect();
+  if (token && seated()) remember({ id: gameId, seat: view.you, token, name: view.seats[view.you].name });
+  examiner = new Examiner({ gameId, token, board: () => draw(), layout: () => layout, view: () => view });
+  examiner.sync();
+  socket.start(() => (view ? view.seq : 0));
 }
 
-bindControls();
-setInterval(drawClocks, 250);
+bind();
 load();

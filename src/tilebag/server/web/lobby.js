@@ -1,27 +1,50 @@
-// The lobby: make a game (seats, rules preset, options), hand out its links,
-// join an open seat or watch a running game. Everything shown is text (no HTML
-// from the server is ever inserted).
+// The lobby: make a game (seats, a rules preset and its options, offered as
+// the choices they are), hand out its links (each with a copy button), go
+// straight to the game when the others are bots; the games this browser has
+// seats in, with whose turn it is; and the games being played, to join or
+// watch. Everything shown is text (no HTML from the server is ever inserted).
 
-import { $, api, el } from "./dom.js";
+import { request } from "./api.js";
+import { $, el } from "./dom.js";
+import { forget, link, remember, remembered } from "./mygames.js";
 
 let catalog = { presets: [], options: [], bots: [] };
 
 function seatRow(index, kind = "person", value = "") {
-  const choice = el("select", { "aria-label": `seat ${index + 1}: who`, class: "seat-kind" });
+  const number = index + 1;
+  const choice = el("select", { "aria-label": `seat ${number}: who`, class: "seat-kind" });
   choice.append(el("option", { value: "person", text: "a person" }));
   choice.append(el("option", { value: "open", text: "an open seat (someone joins)" }));
-  for (const bot of catalog.bots) choice.append(el("option", { value: `bot:${bot}`, text: `the ${bot} bot` }));
+  for (const bot of catalog.bots) choice.append(el("option", { value: `bot:${bot.name}`, text: `the ${bot.name} bot` }));
   choice.value = kind;
-  const name = el("input", { "aria-label": `seat ${index + 1}: name`, class: "seat-name", maxlength: "40", placeholder: "name" });
+  const name = el("input", { "aria-label": `seat ${number}: name`, class: "seat-name", maxlength: "40", placeholder: "name", autocomplete: "off" });
   name.value = value;
-  const practice = el("input", { type: "checkbox", class: "seat-practice" });
-  const practiceLabel = el("label", { class: "inline" }, practice, " practice (hints and word look-ups)");
-  const sync = () => { name.hidden = choice.value !== "person"; practiceLabel.hidden = choice.value !== "person"; };
+  const practice = el("input", { type: "checkbox", class: "seat-practice", id: `practice-${number}-${Date.now()}` });
+  const practiceLabel = el("label", { class: "inline", for: practice.id }, practice, " practice (hints and word look-ups)");
+  const about = el("p", { class: "help seat-about" });
+  const remove = el("button", { type: "button", class: "small", "aria-label": `remove seat ${number}`, text: "Remove" });
+  const sync = () => {
+    const person = choice.value === "person";
+    name.hidden = !person;
+    practiceLabel.hidden = !person;
+    const bot = catalog.bots.find((b) => `bot:${b.name}` === choice.value);
+    about.textContent = bot ? bot.description : "";
+    about.hidden = !bot;
+  };
   choice.addEventListener("change", sync);
+  remove.addEventListener("click", () => {
+    if ($("seats").children.length > 2) { remove.closest("li").remove(); renumber(); }
+  });
   sync();
-  const remove = el("button", { type: "button", "aria-label": `remove seat ${index + 1}`, text: "×" });
-  remove.addEventListener("click", () => { if ($("seats").children.length > 2) { remove.closest("li").remove(); } });
-  return el("li", {}, choice, name, practiceLabel, remove);
+  return el("li", { class: "seat" }, choice, name, practiceLabel, remove, about);
+}
+
+function renumber() {
+  [...$("seats").children].forEach((row, index) => {
+    row.querySelector(".seat-kind").setAttribute("aria-label", `seat ${index + 1}: who`);
+    row.querySelector(".seat-name").setAttribute("aria-label", `seat ${index + 1}: name`);
+  });
+  $("add-seat").disabled = $("seats").children.length >= 4;
 }
 
 function seats() {
@@ -35,12 +58,52 @@ function seats() {
   });
 }
 
+// One field for an option, as what it is: a choice, yes or no, a number with
+// its limits, a time, or a number per seat; empty keeps the preset's value.
+function optionField(option) {
+  const id = `option-${option.name}`;
+  const label = el("label", { for: id, text: option.title });
+  let input;
+  if (option.kind === "choice" || option.kind === "yes-no") {
+    input = el("select", { id, name: option.name });
+    input.append(el("option", { value: "", text: "as the preset says" }));
+    const choices = option.kind === "yes-no" ? ["yes", "no"] : option.choices;
+    for (const choice of choices) input.append(el("option", { value: choice, text: choice }));
+    if (option.optional) input.append(el("option", { value: "none", text: "none" }));
+  } else if (option.kind === "duration") {
+    input = el("input", { id, name: option.name, type: "number", min: String(Math.ceil(option.minimum / 60)), max: String(Math.floor(option.maximum / 60)), step: "1", inputmode: "numeric", "data-unit": "minutes" });
+    label.textContent = `${option.title} (minutes)`;
+  } else if (option.kind === "numbers") {
+    input = el("input", { id, name: option.name, inputmode: "numeric", pattern: "[0-9, ]*" });
+    label.textContent = `${option.title} (one number a seat, by commas)`;
+  } else {
+    input = el("input", { id, name: option.name, type: "number", inputmode: "numeric" });
+    if (option.minimum !== null) input.min = String(option.minimum);
+    if (option.maximum !== null) input.max = String(option.maximum);
+  }
+  input.setAttribute("aria-describedby", `${id}-help`);
+  return el("div", { class: "option" }, label, input, el("p", { class: "help", id: `${id}-help`, text: option.help }));
+}
+
 function options() {
   const chosen = {};
-  for (const input of $("options").querySelectorAll("input")) {
-    if (input.value.trim()) chosen[input.name] = input.value.trim();
+  for (const input of $("options").querySelectorAll("input, select")) {
+    const value = input.value.trim();
+    if (!value) continue;
+    chosen[input.name] = input.dataset.unit === "minutes" ? `${value}m` : value;
   }
   return chosen;
+}
+
+function linkRow(seat, path) {
+  const url = new URL(path, location.href).href;
+  const field = el("input", { readonly: "", value: url, "aria-label": `link for ${seat.name}` });
+  const copy = el("button", { type: "button", class: "small", text: "Copy" });
+  copy.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; }
+    catch (err) { field.select(); copy.textContent = "Select and copy"; }
+  });
+  return el("li", {}, el("a", { href: path, text: `Play as ${seat.name}` }), field, copy);
 }
 
 async function create(event) {
@@ -48,20 +111,17 @@ async function create(event) {
   $("create-error").textContent = "";
   $("created").replaceChildren();
   try {
-    const made = await api("/api/games", {
-      method: "POST",
-      body: JSON.stringify({ seats: seats(), rules: $("preset").value, options: options() }),
-    });
-    const list = el("ul", { class: "links" });
-    for (const seat of made.seats) {
-      if (!seat.url) continue;
-      const path = new URL(seat.url).pathname + new URL(seat.url).search;
-      const link = el("a", { href: path, text: `Play as ${seat.name}` });
-      const copy = el("input", { readonly: "", value: new URL(path, location.href).href, "aria-label": `link for ${seat.name}` });
-      list.append(el("li", {}, link, copy));
+    const made = await request("/api/games", { method: "POST", body: { seats: seats(), rules: $("preset").value, options: options() } });
+    const people = made.seats.filter((seat) => seat.url);
+    for (const seat of people) remember({ id: made.id, seat: seat.seat, token: seat.token, name: seat.name });
+    const open = made.seats.some((seat) => seat.kind === "open");
+    if (people.length === 1 && !open) {  // the others are bots: straight to the game
+      location.href = new URL(people[0].url).pathname + new URL(people[0].url).search;
+      return;
     }
+    const list = el("ul", { class: "links" }, ...people.map((seat) => linkRow(seat, new URL(seat.url).pathname + new URL(seat.url).search)));
     const watch = el("a", { href: `/games/${made.id}`, text: "Watch" });
-    $("created").append(el("p", { text: "Game made. Hand each player their link:" }), list, watch);
+    $("created").append(el("p", { text: "Game made. Hand each player their link (they are kept under My games too):" }), list, watch);
     refresh();
   } catch (err) {
     $("create-error").textContent = err.message;
@@ -69,23 +129,46 @@ async function create(event) {
 }
 
 async function join(game) {
-  const name = prompt("Your name?");
+  const name = (localStorage.getItem("tilebag.name") || prompt("Your name?") || "").trim();
   if (!name) return;
   try {
-    const seat = await api(`/api/games/${game}/join`, { method: "POST", body: JSON.stringify({ name }) });
+    const seat = await request(`/api/games/${game}/join`, { method: "POST", body: { name } });
+    localStorage.setItem("tilebag.name", name);
+    remember({ id: game, seat: seat.seat, token: seat.token, name });
     location.href = new URL(seat.url).pathname + new URL(seat.url).search;
   } catch (err) {
     $("create-error").textContent = err.message;
   }
 }
 
+// The games this browser has seats in, with whose turn it is.
+async function mine() {
+  const games = remembered();
+  if (!games.length) { $("mine").replaceChildren(el("li", { text: "None yet." })); return; }
+  const rows = await Promise.all(games.map(async (game) => {
+    try {
+      const view = await request(`/api/games/${encodeURIComponent(game.id)}`);
+      const others = view.seats.filter((s) => s.seat !== game.seat).map((s) => s.name).join(", ");
+      const state = view.status === "over" ? "over" : view.turn === game.seat ? "your turn" : `${view.seats[view.turn].name}'s turn`;
+      const item = el("li", { class: state === "your turn" ? "yours" : "" },
+        el("a", { href: link(game), text: `${game.name} against ${others}` }), el("span", { text: ` · ${state}` }));
+      return { item, yours: state === "your turn", over: view.status === "over" };
+    } catch (err) {
+      if (err.status === 404) forget(game.id);
+      return null;
+    }
+  }));
+  const found = rows.filter(Boolean).sort((a, b) => Number(b.yours) - Number(a.yours) || Number(a.over) - Number(b.over));
+  $("mine").replaceChildren(...(found.length ? found.map((r) => r.item) : [el("li", { text: "None yet." })]));
+}
+
 async function refresh() {
-  const games = await api("/api/games").catch(() => []);
+  const games = await request("/api/games").catch(() => []);
   const rows = games.map((game) => {
     const names = game.seats.map((s) => (s.kind === "open" ? "(open)" : s.name)).join(", ");
     const item = el("li", {}, el("span", { text: `${names} · ${game.rules} · ${game.status} ` }));
     if (game.seats.some((s) => s.kind === "open")) {
-      const button = el("button", { type: "button", text: "Join" });
+      const button = el("button", { type: "button", class: "small", text: "Join" });
       button.addEventListener("click", () => join(game.id));
       item.append(button, " ");
     }
@@ -93,10 +176,11 @@ async function refresh() {
     return item;
   });
   $("lobby").replaceChildren(...(rows.length ? rows : [el("li", { text: "No games yet." })]));
+  mine();
 }
 
 async function start() {
-  catalog = await api("/api/catalog");
+  catalog = await request("/api/catalog");
   for (const preset of catalog.presets) $("preset").append(el("option", { value: preset.name, text: preset.name }));
   const describe = () => {
     const preset = catalog.presets.find((p) => p.name === $("preset").value);
@@ -104,13 +188,12 @@ async function start() {
   };
   $("preset").addEventListener("change", describe);
   describe();
-  for (const option of catalog.options) {
-    $("options").append(el("label", {}, el("span", { text: option.name }),
-      el("input", { name: option.name, placeholder: option.help })));
-  }
-  $("seats").append(seatRow(0, "person", "me"), seatRow(1, `bot:${catalog.bots.includes("static") ? "static" : catalog.bots[0]}`));
+  $("options").replaceChildren(...catalog.options.map(optionField));
+  const strongest = catalog.bots.find((b) => b.name === "static") || catalog.bots[0];
+  $("seats").append(seatRow(0, "person", localStorage.getItem("tilebag.name") || "me"), seatRow(1, `bot:${strongest.name}`));
+  renumber();
   $("add-seat").addEventListener("click", () => {
-    if ($("seats").children.length < 4) $("seats").append(seatRow($("seats").children.length, "open"));
+    if ($("seats").children.length < 4) { $("seats").append(seatRow($("seats").children.length, "open")); renumber(); }
   });
   $("create").addEventListener("submit", create);
   $("refresh").addEventListener("click", refresh);
