@@ -12,9 +12,8 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the test extra (playwright)")
 
-from browsers import chromium  # noqa: E402
-
 import tilebag  # noqa: E402
+from browsers import chromium  # noqa: E402
 
 WEB = Path(tilebag.__file__).resolve().parent / "server" / "web"
 """The client as the package ships it."""
