@@ -195,3 +195,17 @@ def test_a_database_of_the_last_schema_is_migrated_on_a_real_postgresql() -> Non
 
     with postgresql() as database:
         _upgrade_from_0002(_pg(database))
+
+
+def test_the_migrations_build_the_schema_the_tables_describe(tmp_path: Path) -> None:
+    """The tables in ``store`` and the Alembic migrations say the same: a
+    column, index or type added to one and not the other fails here."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from tilebag.server.store import Base
+
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    with store.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection, opts={"compare_type": True}), Base.metadata)
+    assert differences == []

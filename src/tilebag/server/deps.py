@@ -1,6 +1,13 @@
-"""What a route is given: the server's state, the request's token, the game
-it names and the seat that token holds there; and how a route reads or
-changes a room without ever making the event loop wait.
+"""What a route is given: the server's state, who is asking (a seat's token,
+an account's session cookie or API token), the game a path names and the
+seat the caller holds there; and how a route reads or changes a room without
+ever making the event loop wait.
+
+Who may act is decided here once: a seat's token opens its seat; an
+account's session or API token opens the seats that account holds; a change
+made with the session cookie must repeat the session's CSRF secret in the
+``X-CSRF-Token`` header (a page of another site cannot read it), or it is
+refused (403) and logged.
 
 >>> bearer("Bearer abc"), bearer("basic abc"), bearer("")
 ('abc', None, None)
@@ -9,6 +16,7 @@ changes a room without ever making the event loop wait.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import time
 from collections.abc import Callable
@@ -19,6 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 
+from tilebag.server.accounts import TOKEN_PREFIX, Accounts, User
 from tilebag.server.room import Room, RoomError, hash_token
 from tilebag.server.service import GameService
 
@@ -66,6 +75,10 @@ class ServerState:
     actions_limit: RateLimit = field(default_factory=lambda: RateLimit(rate=5.0, burst=20.0))
     chat_limit: RateLimit = field(default_factory=lambda: RateLimit(rate=1.0, burst=5.0))
     bot_tasks: set[asyncio.Future[Any]] = field(default_factory=set)
+    register_limit: RateLimit = field(default_factory=lambda: RateLimit(rate=5 / 3600, burst=5.0))
+    """Accounts made from one address: five, then one every twelve minutes."""
+    login_limit: RateLimit = field(default_factory=lambda: RateLimit(rate=1 / 6, burst=10.0))
+    """Logins tried from one address, and (apart) for one name: ten, then one every six seconds."""
 
     def __post_init__(self) -> None:
         self.bot_threads = ThreadPoolExecutor(max_workers=self.bot_workers, thread_name_prefix="tilebag-bots")
@@ -74,6 +87,8 @@ class ServerState:
         """Where games are made and seats taken: a burst of new games never holds up a move in a running one."""
         self.local_database = self.service.store.url.startswith("sqlite")
         """An SQLite file answers in well under a millisecond: a change can be made on the event loop."""
+        self.accounts = Accounts(self.service.store)
+        """The accounts, their sessions and API tokens."""
 
     def start_bots(self, room: Room) -> None:
         """Let the bots whose turn it is move, on the bots' threads (from the event loop)."""
@@ -120,12 +135,78 @@ def server_state(request: Request) -> ServerState:
 
 
 def request_token(request: Request) -> str | None:
-    """The request's seat token (none: an observer's request)."""
-    return bearer(request.headers.get("authorization", ""))
+    """The request's seat token (none: an observer's request, or an account's)."""
+    token = bearer(request.headers.get("authorization", ""))
+    return None if token is None or token.startswith(TOKEN_PREFIX) else token
+
+
+SESSION_COOKIE = "tilebag_session"
+"""The cookie that holds an account's session (HttpOnly, SameSite=Lax)."""
+CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent a request, as far as accounts go."""
+
+    user: User | None = None
+    """The account (none: a guest, or a seat's token alone)."""
+    session: str | None = None
+    """The session cookie's secret, when the account came by its session."""
+    csrf: str | None = None
+    """The session's CSRF secret."""
+
+    @property
+    def user_id(self) -> int | None:
+        return self.user.id if self.user is not None else None
+
+
+async def request_caller(request: Request) -> Caller:
+    """Who sent the request: an account's API token (``Authorization: Bearer
+    tbu_...``), else its session cookie, else nobody.
+
+    :raises RoomError: (401) for an API token that opens nothing; (403) for a
+        change made with the cookie without the session's CSRF secret.
+    """
+    state: ServerState = request.app.state.tilebag
+    token = bearer(request.headers.get("authorization", ""))
+    if token is not None and token.startswith(TOKEN_PREFIX):
+        user = await asyncio.to_thread(state.accounts.token_user, token)
+        if user is None:
+            raise RoomError(401, "that API token is not valid (revoked, or its account closed)")
+        return Caller(user)
+    secret = request.cookies.get(SESSION_COOKIE)
+    if not secret:
+        return Caller()
+    found = await asyncio.to_thread(state.accounts.session_user, secret)
+    if found is None:
+        return Caller()  # an ended or expired session: a guest, as if there were no cookie
+    user, csrf = found
+    if request.method not in SAFE_METHODS and token is None:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(sent.encode(), csrf.encode()):
+            LOGGER.warning("refused %s %s: the session cookie came without its CSRF token", request.method, request.url.path)
+            raise RoomError(403, f"a change made with the session cookie needs the {CSRF_HEADER} header (see GET /api/me)")
+    return Caller(user, secret, csrf)
 
 
 State = Annotated[ServerState, Depends(server_state)]
 Token = Annotated[str | None, Depends(request_token)]
+Identity = Annotated[Caller, Depends(request_caller)]
+
+
+def signed_in(caller: Identity) -> User:
+    """The request's account.
+
+    :raises RoomError: (401) when the request comes from no account.
+    """
+    if caller.user is None:
+        raise RoomError(401, "log in first (POST /api/login), or send an API token")
+    return caller.user
+
+
+Account = Annotated[User, Depends(signed_in)]
 
 
 async def game_room(game_id: str, state: State) -> Room:
@@ -147,12 +228,13 @@ async def game_room(game_id: str, state: State) -> Room:
 GameRoom = Annotated[Room, Depends(game_room)]
 
 
-def room_seat(room: GameRoom, token: Token) -> int | None:
-    """The seat the request's token holds in the game (none: an observer).
+def room_seat(room: GameRoom, token: Token, caller: Identity) -> int | None:
+    """The seat the request's token holds in the game, or the seat its
+    account holds there (none: an observer).
 
     :raises RoomError: (401) for a token that is no seat's in it.
     """
-    return room.seat_of(token)
+    return room.seat_of(token, caller.user_id)
 
 
 Seat = Annotated[int | None, Depends(room_seat)]

@@ -24,6 +24,7 @@ class SeatRequest(_Request):
     bot: str | None = None
     open: bool = False
     practice: bool = False
+    me: bool = Field(default=False, description="the seat of the account making the game (logged in): named as it")
 
 
 class NewGame(_Request):
@@ -63,7 +64,7 @@ class ChatRequest(_Request):
 
 
 class JoinRequest(_Request):
-    name: str
+    name: str = Field(default="", description="the name to play under (a logged-in account plays under its own)")
 
 
 class PreviewRequest(_Request):
@@ -72,6 +73,73 @@ class PreviewRequest(_Request):
 
 class CoachRequest(_Request):
     ask: str
+
+
+class NewAccount(_Request):
+    """``POST /api/account``."""
+
+    username: str = Field(max_length=40)
+    password: str = Field(max_length=400)
+    email: str | None = Field(default=None, max_length=300)
+
+
+class Login(_Request):
+    """``POST /api/login``."""
+
+    username: str = Field(max_length=40)
+    password: str = Field(max_length=400)
+
+
+class PasswordChange(_Request):
+    """``POST /api/password``."""
+
+    old: str = Field(max_length=400)
+    new: str = Field(max_length=400)
+
+
+class AccountDeletion(_Request):
+    """``DELETE /api/account``: the password, once more."""
+
+    password: str = Field(max_length=400)
+
+
+class TokenRequest(_Request):
+    """``POST /api/tokens``."""
+
+    name: str = Field(default="token", max_length=40, description="what the token is for, to tell it apart")
+
+
+class Me(BaseModel):
+    """``GET /api/me`` (and the answer to a login): the account, and the
+    CSRF token that changes made with the session cookie must send."""
+
+    username: str
+    role: str
+    csrf: str | None = None
+
+
+class TokenMade(BaseModel):
+    id: int
+    token: str = Field(description="shown this once: the server keeps only its hash")
+
+
+class TokenListed(BaseModel):
+    id: int
+    name: str
+    created: str
+
+
+class MyGame(BaseModel):
+    """A game an account holds a seat in (``GET /api/my/games``)."""
+
+    id: str
+    seat: int
+    status: str
+    your_turn: bool
+    turn: int | None
+    names: list[str]
+    scores: list[int]
+    rules: str
 
 
 class SeatLink(BaseModel):

@@ -80,8 +80,9 @@ def _replay_one(room: Room, action: ActionRow, rooms: Rooms) -> None:
         said = json.loads(action.text)
         room.chat.append(Chat(action.seq, -1, str(said["name"]), str(said["text"]), action.created))
     elif action.kind == "join":
-        token_hash = next((row.token_hash for row in rooms.store.seats(room.game_id) if row.seat == action.seat), None)
-        room.seats[action.seat] = SeatRow(action.seat, action.text, "person", None, token_hash)
+        stored = next((row for row in rooms.store.seats(room.game_id) if row.seat == action.seat), None)
+        room.seats[action.seat] = SeatRow(action.seat, action.text, "person", None,
+                                          stored.token_hash if stored else None, stored.user_id if stored else None)
         room.game.players[action.seat].name = action.text
     elif action.kind == "rematch":
         room.rematch = action.text

@@ -71,12 +71,15 @@ class Room:
     def game(self) -> Game:
         return self.table.game
 
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token belongs to (``None`` for none: an observer).
+    def seat_of(self, token: str | None, user_id: int | None = None) -> int | None:
+        """The seat a token belongs to, or without one the seat the account
+        ``user_id`` holds (``None`` for neither: an observer).
 
         :raises RoomError: (401) for a token that is no seat's.
         """
         if not token:
+            if user_id is not None:
+                return next((row.seat for row in self.seats if row.user_id == user_id), None)
             return None
         digest = hash_token(token)
         for row in self.seats:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tilebag.errors import TilebagError
@@ -96,6 +97,16 @@ class Rooms:
         """The room of a game when it is in memory already (nothing is read or rebuilt)."""
         with self._lock:
             return self._rooms.get(game_id)
+
+    def forget_account(self, user_id: int, name: str) -> None:
+        """A deleted account's seats in the rooms in memory: held by nobody, and named ``name``
+        (as :meth:`tilebag.server.accounts.Accounts.delete` stored them)."""
+        for room in self.loaded():
+            with room.lock:
+                for row in list(room.seats):
+                    if row.user_id == user_id:
+                        room.seats[row.seat] = replace(row, name=name, user_id=None)
+                        room.game.players[row.seat].name = name
 
     def loaded(self) -> list[Room]:
         """The rooms in memory now."""

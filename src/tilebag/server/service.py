@@ -160,10 +160,14 @@ class GameService:
                     raise RoomError(400, f"seat {index}: a name is 1 to {MAX_NAME} printable characters")
                 token = secrets.token_urlsafe(24)
                 tokens[index] = token
-                rows.append(SeatRow(index, name, "person", None, hash_token(token)))
+                user = spec.get("user")  # set by the route from the request's account, never by a client
+                rows.append(SeatRow(index, name, "person", None, hash_token(token), user if isinstance(user, int) else None))
             names.append(rows[-1].name)
         if len({n.casefold() for n in names}) != len(names):
             raise RoomError(400, "seat names must differ")
+        held = [row.user_id for row in rows if row.user_id is not None]
+        if len(set(held)) != len(held):
+            raise RoomError(400, "an account holds one seat of a game")
         practice = [i for i, spec in enumerate(seats) if isinstance(spec, dict) and spec.get("practice") is True]
         if practice:  # seats that may have hints and look words up whatever the rules
             setup = {**setup, "practice": practice}
@@ -492,18 +496,19 @@ class GameService:
         place = (seat - 1) % count
         name = room.seats[seat].name
         token = secrets.token_urlsafe(24)
+        user_id = room.seats[seat].user_id
         with self._changing(new_room) as log:
             row = new_room.seats[place]
             if row.kind != "open":
                 raise RoomError(409, "your seat in the rematch is taken: use the token you were given")
-            log.take_seat(place, name, hash_token(token))
+            log.take_seat(place, name, hash_token(token), user_id)
             new_room.seq = log.append(place, "join", name)
-            new_room.seats[place] = SeatRow(place, name, "person", None, hash_token(token))
+            new_room.seats[place] = SeatRow(place, name, "person", None, hash_token(token), user_id)
             new_room.game.players[place].name = name
         return new_room, place, token
 
-    def join(self, room: Room, name: str) -> tuple[int, str]:
-        """Give the next open seat to ``name``: its seat and token.
+    def join(self, room: Room, name: str, *, user_id: int | None = None) -> tuple[int, str]:
+        """Give the next open seat to ``name`` (held by the account ``user_id``, if any): its seat and token.
 
         :raises RoomError: 400 for a bad name, 409 when no seat is open.
         """
@@ -517,10 +522,12 @@ class GameService:
                 raise RoomError(409, "no seat is open in this game")
             if any(row.name.casefold() == name.casefold() for row in room.seats if row.kind != "open"):
                 raise RoomError(400, "another seat has that name")
+            if user_id is not None and any(row.user_id == user_id for row in room.seats):
+                raise RoomError(409, "you hold a seat in this game already")
             row = open_seats[0]
-            log.take_seat(row.seat, name, hash_token(token))
+            log.take_seat(row.seat, name, hash_token(token), user_id)
             room.seq = log.append(row.seat, "join", name)
-            room.seats[row.seat] = SeatRow(row.seat, name, "person", None, hash_token(token))
+            room.seats[row.seat] = SeatRow(row.seat, name, "person", None, hash_token(token), user_id)
             room.game.players[row.seat].name = name
         return row.seat, token
 

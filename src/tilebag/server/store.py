@@ -41,7 +41,9 @@ from pathlib import Path
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -66,6 +68,9 @@ MAX_NAME = 40
 MAX_CHAT = 500
 """The longest chat message."""
 
+MAX_EMAIL = 254
+"""The longest email address."""
+
 MAX_CLIENT_ID = 64
 """The longest action id a client may send (see :meth:`GameLog.repeated`)."""
 
@@ -79,6 +84,7 @@ class Base(DeclarativeBase):
 
 class GameTable(Base):
     __tablename__ = "games"
+    __table_args__ = (Index("games_waiting_bots", "bot_due", "status"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created: Mapped[str] = mapped_column(String(40))
@@ -94,6 +100,18 @@ class GameTable(Base):
     lease_until: Mapped[str | None] = mapped_column(String(40), nullable=True)
     damage: Mapped[str | None] = mapped_column(Text, nullable=True)
     """Why a damaged game could not be rebuilt: the action that failed, and the error."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the game's result changes its accounts' ratings."""
+    category: Mapped[str | None] = mapped_column(String(30), nullable=True)
+    """The rating category (``blitz``, ``rapid``, ``correspondence``, ``multiplayer``, ``house``...)."""
+    rated_done: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the ratings were updated for the game's result (once, whichever process saw it end)."""
+    ended: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """When the game ended (ISO time, UTC)."""
+    corr_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A correspondence game's days per move (1 to 14); none for a game played in one sitting."""
+    turn_due: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    """When the turn to move in a correspondence game times out (ISO time, UTC)."""
 
 
 class SeatTable(Base):
@@ -106,6 +124,130 @@ class SeatTable(Base):
     """``person``, ``bot`` or ``open`` (a person's seat not taken yet)."""
     bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True)
+    """The account that holds the seat (none: a guest's, by its link)."""
+
+
+class UserTable(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(20))
+    key: Mapped[str] = mapped_column(String(20), unique=True)
+    """The username as compared (:func:`tilebag.server.accounts.username_key`): unique."""
+    password_hash: Mapped[str] = mapped_column(String(200))
+    email: Mapped[str | None] = mapped_column(String(MAX_EMAIL), nullable=True)
+    created: Mapped[str] = mapped_column(String(40))
+    role: Mapped[str] = mapped_column(String(10), default="player")
+    """``player`` or ``admin``."""
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class SessionTable(Base):
+    __tablename__ = "sessions"
+
+    secret_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[str] = mapped_column(String(40))
+
+
+class TokenTable(Base):
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created: Mapped[str] = mapped_column(String(40))
+
+
+class RatingTable(Base):
+    """An account's rating in one category."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    category: Mapped[str] = mapped_column(String(30), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    """Glicko-2's volatility (2-player categories); unused by the multiplayer system."""
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[str] = mapped_column(String(40))
+
+
+class RatingHistoryTable(Base):
+    """An account's rating in a category after each rated game."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    category: Mapped[str] = mapped_column(String(30))
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    at: Mapped[str] = mapped_column(String(40))
+
+
+class SeekTable(Base):
+    """A game offered in the lobby (or, with :attr:`to_user_id`, a direct challenge)."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created: Mapped[str] = mapped_column(String(40))
+    expires: Mapped[str] = mapped_column(String(40))
+    """When the seek goes if nobody takes it (renewed while its maker's lobby is open)."""
+    seats: Mapped[int] = mapped_column(Integer)
+    setup: Mapped[str] = mapped_column(Text)
+    """The game as JSON: rules preset, options, lexicon, clock."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    min_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    max_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    to_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True)
+    """The player challenged (none: open to all)."""
+    status: Mapped[str] = mapped_column(String(12), default="open", index=True)
+    """``open``, ``started``, ``cancelled``, ``declined`` or ``expired``."""
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class SeekSeatTable(Base):
+    """An account that took a place in a seek (its maker too), in the order they came."""
+
+    __tablename__ = "seek_seats"
+
+    seek_id: Mapped[str] = mapped_column(ForeignKey("seeks.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    place: Mapped[int] = mapped_column(Integer)
+    joined: Mapped[str] = mapped_column(String(40))
+
+
+class BlockTable(Base):
+    """An account that blocked another: no chat, no challenges from it."""
+
+    __tablename__ = "blocks"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    created: Mapped[str] = mapped_column(String(40))
+
+
+class ReportTable(Base):
+    """A report of a player (or of one chat message) for the admins."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    chat_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(Text)
+    created: Mapped[str] = mapped_column(String(40))
+    resolved: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class ActionTable(Base):
@@ -119,7 +261,7 @@ class ActionTable(Base):
     """``move``, ``challenge``, ``accept``, ``resign``, ``timeout``, ``chat``, ``watchchat`` (an observer's, its
     text JSON of name and message, its seat -1), ``join``, ``rematch``."""
     text: Mapped[str] = mapped_column(Text, default="")
-    seconds: Mapped[float | None] = mapped_column(nullable=True)
+    seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     created: Mapped[str] = mapped_column(String(40))
     client_id: Mapped[str | None] = mapped_column(String(MAX_CLIENT_ID), nullable=True)
     """The id the client sent with the action: the same id twice is stored once."""
@@ -127,6 +269,7 @@ class ActionTable(Base):
 
 class AnalysisTable(Base):
     __tablename__ = "analyses"
+    __table_args__ = (Index("analyses_by_status", "status", "queued"),)
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     status: Mapped[str] = mapped_column(String(10))
@@ -160,6 +303,8 @@ class SeatRow:
     kind: str
     bot: str | None
     token_hash: str | None
+    user_id: int | None = None
+    """The account holding the seat (none: a guest's, or a bot's)."""
 
 
 @dataclass(frozen=True)
@@ -284,10 +429,10 @@ class GameLog:
         """Say whether a bot is to act in the game as it now stands."""
         self._connection.execute(update(GameTable).where(GameTable.id == self.game_id).values(bot_due=due))
 
-    def take_seat(self, seat: int, name: str, token_hash: str) -> None:
+    def take_seat(self, seat: int, name: str, token_hash: str, user_id: int | None = None) -> None:
         self._connection.execute(
             update(SeatTable).where(SeatTable.game_id == self.game_id, SeatTable.seat == seat)
-            .values(name=name, kind="person", token_hash=token_hash)
+            .values(name=name, kind="person", token_hash=token_hash, user_id=user_id)
         )
 
     def queue_analysis(self) -> None:
@@ -353,6 +498,7 @@ class Store:
                         kind=seat.kind,
                         bot=seat.bot,
                         token_hash=seat.token_hash,
+                        user_id=seat.user_id,
                     )
                 )
         return game_id
@@ -395,7 +541,7 @@ class Store:
     def seats(self, game_id: str) -> list[SeatRow]:
         with Session(self.engine) as session:
             rows = session.scalars(select(SeatTable).where(SeatTable.game_id == game_id).order_by(SeatTable.seat))
-            return [SeatRow(r.seat, r.name, r.kind, r.bot, r.token_hash) for r in rows]
+            return [SeatRow(r.seat, r.name, r.kind, r.bot, r.token_hash, r.user_id) for r in rows]
 
     def actions(self, game_id: str, *, after: int = 0) -> list[ActionRow]:
         """A game's actions in order (those after sequence number ``after``)."""
@@ -484,8 +630,20 @@ class Store:
             if games:
                 query = select(SeatTable).where(SeatTable.game_id.in_(list(seats))).order_by(SeatTable.seat)
                 for r in session.scalars(query):
-                    seats[r.game_id].append(SeatRow(r.seat, r.name, r.kind, r.bot, r.token_hash))
+                    seats[r.game_id].append(SeatRow(r.seat, r.name, r.kind, r.bot, r.token_hash, r.user_id))
             return [(game.id, json.loads(game.setup), game.status, seats[game.id]) for game in games]
+
+    def games_of_user(self, user_id: int, *, limit: int = 200) -> list[tuple[str, int]]:
+        """The games the account holds a seat in, newest first (at most ``limit``): each one's id and the seat."""
+        query = (
+            select(SeatTable.game_id, SeatTable.seat)
+            .join(GameTable, GameTable.id == SeatTable.game_id)
+            .where(SeatTable.user_id == user_id, GameTable.status != "damaged")
+            .order_by(GameTable.created.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return [(game_id, seat) for game_id, seat in connection.execute(query)]
 
     def game_ids(self, *, status: str | None = None) -> list[str]:
         with Session(self.engine) as session:

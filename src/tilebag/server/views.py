@@ -22,6 +22,7 @@ from tilebag.table import Challenged, EndAccepted, GameEnded, Played, TableEvent
 from tilebag.view import SeatView, seat_view, visible_events
 
 if TYPE_CHECKING:
+    from tilebag.server.accounts import User
     from tilebag.server.service import GameService
 
 STATUS = {GameState.PLAYING: "playing", GameState.FINAL_CHALLENGE: "final-challenge", GameState.OVER: "over"}
@@ -115,6 +116,29 @@ def lobby(service: GameService) -> list[dict[str, object]]:
             }
         )
     return found
+
+
+def games_of(service: GameService, user: User) -> list[dict[str, object]]:
+    """The games ``user`` holds a seat in, as ``GET /api/my/games`` lists them:
+    those awaiting the account's move first, then those being played, then
+    the finished ones (newest first within each)."""
+    found: list[dict[str, object]] = []
+    for game_id, seat in service.store.games_of_user(user.id):
+        room = service.rooms.in_memory(game_id) or service.load(game_id)
+        if room is None:
+            continue
+        with room.lock:
+            game = room.game
+            status = STATUS[game.state]
+            turn = game.turn if status != "over" else None
+            found.append({
+                "id": game_id, "seat": seat, "status": status, "turn": turn,
+                "your_turn": turn == seat and room.table.bot_to_act() is None,
+                "names": [row.name for row in room.seats], "scores": [p.score for p in game.players],
+                "rules": game.rules.name,
+            })
+    order = {"playing": 1, "final-challenge": 1, "over": 2}
+    return sorted(found, key=lambda g: 0 if g["your_turn"] else order.get(str(g["status"]), 2))
 
 
 def board_field(room: Room) -> str:

@@ -18,7 +18,7 @@ from fastapi.responses import PlainTextResponse
 from tilebag.formats import gcg
 from tilebag.server import views
 from tilebag.server.coaching import ASKS, analysable, analysis_of, coach
-from tilebag.server.deps import GameRoom, Seat, State, Token, change, read
+from tilebag.server.deps import Caller, GameRoom, Identity, Seat, State, Token, change, read
 from tilebag.server.models import (
     ActionRequest,
     ChatRequest,
@@ -32,6 +32,7 @@ from tilebag.server.models import (
     Preview,
     PreviewRequest,
     Said,
+    SeatRequest,
     SeatTaken,
     Turns,
 )
@@ -53,14 +54,16 @@ def _link(request: Request, game_id: str, token: str) -> str:
 
 
 @router.post("/games", status_code=201, response_model=GameMade, response_model_exclude_none=True)
-async def create_game(made: NewGame, request: Request, state: State) -> GameMade:
-    """A new game; each person's seat gets its token and link, given once."""
+async def create_game(made: NewGame, request: Request, state: State, caller: Identity) -> GameMade:
+    """A new game; each person's seat gets its token and link, given once. A
+    seat ``{"me": true}`` is the logged-in account's: named as it, and opened
+    by its session or API token as well as by its link."""
     if made.seed is not None and not state.allow_seeds:
         raise RoomError(400, "this server does not take seeds (start it with --allow-seeds)")
     if made.seed is not None and not 0 <= made.seed < MAX_SEED:
         raise RoomError(400, "a seed is a whole number from 0")
     seed = made.seed if made.seed is not None else secrets.randbits(62)
-    seats = [seat.model_dump(exclude_defaults=True) for seat in made.seats]
+    seats = [_seat_spec(seat, caller) for seat in made.seats]
     room, tokens = await state.setting_up(partial(state.service.create, bots=False), seats, made.setup(), seed)
     state.start_bots(room)
     return GameMade.model_validate({
@@ -71,6 +74,16 @@ async def create_game(made: NewGame, request: Request, state: State) -> GameMade
             for row in room.seats
         ],
     })
+
+
+def _seat_spec(seat: SeatRequest, caller: Caller) -> dict[str, object]:
+    """What the service is given for a seat: the account for ``me`` comes from the request, never from its body."""
+    spec: dict[str, object] = seat.model_dump(exclude_defaults=True, exclude={"me"})
+    if seat.me:
+        if caller.user is None:
+            raise RoomError(401, 'a seat {"me": true} needs an account: log in first')
+        spec = {**spec, "name": caller.user.username, "user": caller.user.id}
+    return spec
 
 
 @router.get("/games", response_model=list[LobbyGame])
@@ -120,9 +133,10 @@ async def turns(room: GameRoom) -> dict[str, object]:
 
 
 @router.post("/games/{game_id}/join", response_model=SeatTaken, response_model_exclude_none=True)
-async def join(sent: JoinRequest, room: GameRoom, request: Request, state: State) -> SeatTaken:
-    """The next open seat, for this name: its token and link."""
-    seat, token = await state.setting_up(state.service.join, room, sent.name)
+async def join(sent: JoinRequest, room: GameRoom, request: Request, state: State, caller: Identity) -> SeatTaken:
+    """The next open seat, for this name (a logged-in account's: its name): its token and link."""
+    name = caller.user.username if caller.user is not None else sent.name
+    seat, token = await state.setting_up(partial(state.service.join, user_id=caller.user_id), room, name)
     return SeatTaken(seat=seat, token=token, url=_link(request, room.game_id, token))
 
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import partial
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from tilebag.server.deps import ServerState, bearer, read
+from tilebag.server.accounts import TOKEN_PREFIX
+from tilebag.server.deps import SESSION_COOKIE, ServerState, bearer, read
 from tilebag.server.room import Chat, Room, RoomError
 from tilebag.server.views import clock_message, event_message, view_json
 
@@ -26,20 +28,46 @@ TICK_SECONDS = 1.0
 @router.websocket("/api/games/{game_id}/ws")
 async def follow(websocket: WebSocket, game_id: str) -> None:
     """Follow a game: as the seat of ``?token=`` (or an ``Authorization:
-    Bearer`` header), or as an observer without one."""
+    Bearer`` header), as the seat an account holds (its API token there, or
+    its session cookie from a page of this server), or as an observer."""
     state: ServerState = websocket.app.state.tilebag
     service = state.service
     try:
         room = service.rooms.in_memory(game_id) or await asyncio.to_thread(service.load, game_id)
         if room is None:
             raise RoomError(404, "no such game")
-        seat = room.seat_of(websocket.query_params.get("token") or bearer(websocket.headers.get("authorization", "")))
+        token = websocket.query_params.get("token") or bearer(websocket.headers.get("authorization", ""))
+        user_id = await _account_of(websocket, state, token)
+        seat = room.seat_of(None if token and token.startswith(TOKEN_PREFIX) else token, user_id)
     except RoomError as err:  # logged without the token
         LOGGER.info("refused the game socket of %s: %s %s", game_id[:40], err.status, err)
         await websocket.close(code=4000 + err.status, reason=str(err)[:120])
         return
     await websocket.accept()
     await _follow(websocket, room, seat)
+
+
+async def _account_of(websocket: WebSocket, state: ServerState, token: str | None) -> int | None:
+    """The account a game socket comes from: its API token, or its session
+    cookie when the page that opened it is this server's (a page of another
+    site gets an observer's socket, so it never sees a rack).
+
+    :raises RoomError: (401) for an API token that opens nothing.
+    """
+    if token and token.startswith(TOKEN_PREFIX):
+        user = await asyncio.to_thread(state.accounts.token_user, token)
+        if user is None:
+            raise RoomError(401, "that API token is not valid")
+        return user.id
+    secret = websocket.cookies.get(SESSION_COOKIE)
+    if token or not secret:
+        return None
+    origin = websocket.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+        LOGGER.warning("a game socket from another site's page came with a session cookie: served as an observer")
+        return None
+    found = await asyncio.to_thread(state.accounts.session_user, secret)
+    return found[0].id if found is not None else None
 
 
 async def _follow(websocket: WebSocket, room: Room, seat: int | None) -> None:
