@@ -125,10 +125,13 @@ class GameService:
     # -- making games -----------------------------------------------------------------
 
     def create(
-        self, seats: list[dict[str, object]], setup: dict[str, object], seed: int, *, bots: bool = True
+        self, seats: list[dict[str, object]], setup: dict[str, object], seed: int, *, bots: bool = True,
+        rated: bool = False, category: str | None = None, corr_days: int | None = None,
     ) -> tuple[Room, dict[int, str]]:
         """A new game; the tokens of its people's seats (given out once).
-        Unless ``bots`` is false, a bot that starts makes its move.
+        Unless ``bots`` is false, a bot that starts makes its move. ``rated``
+        games change their accounts' ratings in ``category``; ``corr_days``
+        makes a correspondence game of that many days per move.
 
         :raises RoomError: (400) for seats or rules that do not make a game.
         """
@@ -173,7 +176,8 @@ class GameService:
             setup = {**setup, "practice": practice}
         lexicon_name = setup.get("lexicon")
         self.rooms.lexicon(lexicon_name if isinstance(lexicon_name, str) else None)
-        game_id = self.store.create_game(setup, seed, rows, bot_due=rows[0].kind == "bot")
+        game_id = self.store.create_game(setup, seed, rows, bot_due=rows[0].kind == "bot", rated=rated,
+                                         category=category, corr_days=corr_days)
         room = self.rooms.load(game_id)
         assert room is not None
         if bots:

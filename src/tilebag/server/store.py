@@ -482,12 +482,17 @@ class Store:
             threading.Lock() if self._sqlite else contextlib.nullcontext()
         )
 
-    def create_game(self, setup: dict[str, object], seed: int, seats: list[SeatRow], *, bot_due: bool = False) -> str:
-        """A new game's id (``bot_due``: a bot makes the first move)."""
+    def create_game(
+        self, setup: dict[str, object], seed: int, seats: list[SeatRow], *, bot_due: bool = False,
+        rated: bool = False, category: str | None = None, corr_days: int | None = None,
+    ) -> str:
+        """A new game's id (``bot_due``: a bot makes the first move; ``rated``, ``category``
+        and ``corr_days``: see :class:`GameTable`)."""
         game_id = secrets.token_urlsafe(8)
         with Session(self.engine) as session, session.begin():
             session.add(
-                GameTable(id=game_id, created=now(), setup=json.dumps(setup), seed=seed, status="playing", bot_due=bot_due)
+                GameTable(id=game_id, created=now(), setup=json.dumps(setup), seed=seed, status="playing", bot_due=bot_due,
+                          rated=rated, category=category, corr_days=corr_days)
             )
             for seat in seats:
                 session.add(
