@@ -23,6 +23,24 @@ async def lobby_page() -> FileResponse:
     return FileResponse(str(WEB / "index.html"), media_type="text/html")
 
 
+@router.get("/login", response_class=HTMLResponse)
+async def login_page() -> FileResponse:
+    """Log in, or make an account."""
+    return FileResponse(str(WEB / "login.html"), media_type="text/html")
+
+
+@router.get("/account", response_class=HTMLResponse)
+async def account_page() -> FileResponse:
+    """The account's games, password, API tokens and deletion."""
+    return FileResponse(str(WEB / "account.html"), media_type="text/html")
+
+
+@router.get("/users/{username}", response_class=HTMLResponse)
+async def profile_page(username: str) -> FileResponse:
+    """A player's ratings, history and games (the page asks ``GET /api/users/NAME``)."""
+    return FileResponse(str(WEB / "profile.html"), media_type="text/html")
+
+
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 async def game_page(game_id: str, state: State) -> FileResponse:
     """The game's page; for a game this server does not have, a 404 page that says so and leads to the lobby."""

@@ -1,7 +1,8 @@
 // The server's JSON API, as the pages ask it: one request function that turns
-// a refusal into an error carrying the server's reason and status, and the
-// game's action, sent with an id so that sending it again (no answer came)
-// stores it once.
+// a refusal into an error carrying the server's reason and status (and sends
+// the session's CSRF token with every change a logged-in page makes), the
+// account the page is logged in as, and the game's action, sent with an id so
+// that sending it again (no answer came) stores it once.
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -10,10 +11,34 @@ export class ApiError extends Error {
   }
 }
 
+let account;  // undefined: not asked yet; null: a guest; else {username, role, csrf}
+
+// The account this browser is logged in as (null for a guest), asked once.
+export async function me({ fresh = false } = {}) {
+  if (account === undefined || fresh) {
+    try {
+      const response = await fetch("/api/me");
+      account = response.ok ? await response.json() : null;
+    } catch (err) {
+      account = null;
+    }
+  }
+  return account;
+}
+
+// What a login or a registration answered (null after logging out).
+export function loggedIn(answer) {
+  account = answer;
+}
+
 // A JSON request; a refusal becomes an ApiError with the server's reason.
 export async function request(path, { method = "GET", body = undefined, token = null } = {}) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  else if (method !== "GET") {
+    const found = await me();
+    if (found && found.csrf) headers["X-CSRF-Token"] = found.csrf;  // the session cookie goes too
+  }
   let response;
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

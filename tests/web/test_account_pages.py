@@ -1,0 +1,106 @@
+"""The account pages in Chromium, on the server ``make play`` installs: make
+an account, log out and in, play a game whose seat the account holds without
+any link token, see it under "Your games", make and revoke an API token, and
+a player's page."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the browser tests need the server extra")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the test extra (playwright)")
+
+from browsers import chromium  # noqa: E402
+from play_install import PlayInstall  # noqa: E402
+from servers import Server, free_port, launch  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def web(tmp_path: Path, play_install: PlayInstall) -> Iterator[Server]:
+    port = free_port()
+    db = tmp_path / "games.db"
+    program, env = (str(play_install.tilebag),), play_install.env()
+    server = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db, program=program, env=env), program, env)
+    yield server
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+
+
+def register(page: Any, web: Server, name: str, password: str = "correct horse") -> None:
+    page.goto(f"{web.url}/login?next=/account")
+    page.fill("#register-name", name)
+    page.fill("#register-password", password)
+    page.click("text=Make the account")
+    page.wait_for_url("**/account")
+    page.wait_for_selector(f"#nav-profile:has-text('{name}')")
+
+
+def test_an_account_is_made_logged_out_and_in_again(web: Server, browser: Any) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    register(page, web, "Ann")
+    assert page.is_visible("#my-games") and "No games yet" in page.inner_text("#my-games")
+    page.click("#logout")
+    page.wait_for_url(f"{web.url}/")
+    assert page.request.get(f"{web.url}/api/me").status == 401
+    page.goto(f"{web.url}/login?next=/account")
+    page.fill("#login-name", "ann")
+    page.fill("#login-password", "wrong password")
+    page.click("#login button[type=submit]")
+    assert "do not match" in page.wait_for_selector("#login-error:not(:empty)").inner_text()
+    page.fill("#login-password", "correct horse")
+    page.click("#login button[type=submit]")
+    page.wait_for_selector("#nav-profile:has-text('Ann')")
+    # the session cookie is out of the page's scripts' reach
+    assert "tilebag_session" not in page.evaluate("document.cookie")
+
+
+def test_the_accounts_seat_opens_without_a_link_and_is_listed(web: Server, browser: Any) -> None:
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    register(page, web, "Ben")
+    csrf = page.evaluate("fetch('/api/me').then((r) => r.json()).then((me) => me.csrf)")
+    made = context.request.post(f"{web.url}/api/games", data={"seats": [{"me": True}, {"bot": "greedy"}]},
+                                headers={"X-CSRF-Token": csrf})
+    assert made.status == 201, made.text()
+    game = made.json()["id"]
+    page.goto(f"{web.url}/games/{game}")  # no ?token=: the session is the credential
+    page.wait_for_selector("#rack .rack-tile")
+    assert page.locator(".player.you").count() == 1
+    page.goto(f"{web.url}/account")
+    link = page.wait_for_selector(f"#my-games a[href='/games/{game}']")
+    assert "Greedy bot" in link.inner_text()
+    # an API token, shown once, listed by its name, revoked
+    page.fill("#token-name", "my bot")
+    page.click("text=Make a token")
+    token = page.wait_for_selector("#token-value").input_value()
+    assert token.startswith("tbu_")
+    page.wait_for_selector("#tokens li:has-text('my bot')")
+    assert token not in page.inner_text("#tokens")
+    page.click("#tokens button:has-text('Revoke')")
+    page.wait_for_selector("#tokens li", state="detached")
+    assert context.request.get(f"{web.url}/api/me", headers={"Authorization": f"Bearer {token}"}).status == 401
+
+
+def test_a_players_page_for_an_unknown_name_says_so(web: Server, browser: Any) -> None:
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{web.url}/users/nobody_here")
+    assert "No such player" in page.wait_for_selector("#profile-error:not(:empty)").inner_text()
