@@ -5,9 +5,6 @@ a player's page."""
 
 from __future__ import annotations
 
-import subprocess
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,9 +12,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the browser tests need the server extra")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the test extra (playwright)")
 
-from browsers import chromium  # noqa: E402
-from play_install import PlayInstall  # noqa: E402
-from servers import Server, free_port, launch  # noqa: E402
+from servers import Server  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -25,24 +20,6 @@ LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def web(tmp_path: Path, play_install: PlayInstall) -> Iterator[Server]:
-    port = free_port()
-    db = tmp_path / "games.db"
-    program, env = (str(play_install.tilebag),), play_install.env()
-    server = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db, program=program, env=env), program, env)
-    yield server
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
 
 
 def register(page: Any, web: Server, name: str, password: str = "correct horse") -> None:

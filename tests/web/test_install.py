@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,27 +22,13 @@ ws_client = pytest.importorskip("websockets.sync.client", reason="the install te
 
 from browsers import chromium  # noqa: E402
 from play_install import PlayInstall  # noqa: E402
-from servers import Server, free_port, launch  # noqa: E402
+from servers import Server, free_port  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 """Builds a virtual environment (a minute, once per run) and drives Chromium."""
 
 TEST_TOOLS = ("pytest", "playwright", "httpx", "hypothesis", "mypy", "ruff")
 
-
-@pytest.fixture
-def served(play_install: PlayInstall, tmp_path: Path) -> Iterator[Server]:
-    """``.venv/bin/tilebag serve`` of the play install, on a free port."""
-    port = free_port()
-    db = tmp_path / "games.db"
-    program, env = (str(play_install.tilebag),), play_install.env()
-    server = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db, program=program, env=env), program, env)
-    yield server
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
 
 
 def test_the_play_install_holds_no_test_tools(play_install: PlayInstall) -> None:
@@ -60,11 +45,11 @@ def test_the_play_install_holds_no_test_tools(play_install: PlayInstall) -> None
     assert not names & set(TEST_TOOLS), names & set(TEST_TOOLS)
 
 
-def test_the_play_install_serves_the_browser_game(served: Server) -> None:
-    made = httpx.post(f"{served.url}/api/games", json={"seats": [{"name": "Ann"}, {"bot": "static"}]}).json()
+def test_the_play_install_serves_the_browser_game(web: Server) -> None:
+    made = httpx.post(f"{web.url}/api/games", json={"seats": [{"name": "Ann"}, {"bot": "static"}]}).json()
     game, seat = made["id"], made["seats"][0]
     # the WebSocket handshake, from a client that is not the server's own library
-    with ws_client.connect(f"ws://127.0.0.1:{served.port}/api/games/{game}/ws?token={seat['token']}", open_timeout=10) as ws:
+    with ws_client.connect(f"ws://127.0.0.1:{web.port}/api/games/{game}/ws?token={seat['token']}", open_timeout=10) as ws:
         hello = json.loads(ws.recv(timeout=10))
     assert hello["type"] == "hello" and hello["view"]["you"] == 0 and len(hello["view"]["rack"]) == 7
     with chromium() as browser:
@@ -77,11 +62,11 @@ def test_the_play_install_serves_the_browser_game(served: Server) -> None:
         box = page.locator("#play").bounding_box()
         assert box is not None and box["y"] + box["height"] <= 800, box  # Play on screen, without scrolling
         # a link to a game that does not exist says so, and leads back to the lobby
-        missing = page.goto(f"{served.url}/games/no-such-game")
+        missing = page.goto(f"{web.url}/games/no-such-game")
         assert missing is not None and missing.status == 404
         assert "no such game" in page.inner_text("main").lower()
         page.click("text=lobby")
-        page.wait_for_url(f"{served.url}/")
+        page.wait_for_url(f"{web.url}/")
 
 
 def test_serve_refuses_to_start_without_a_websocket_library(tmp_path: Path) -> None:

@@ -10,9 +10,7 @@ kept in ``test-output/``."""
 from __future__ import annotations
 
 import os
-import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -23,9 +21,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the browser tests need the server extra")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the test extra (playwright)")
 
-from browsers import chromium  # noqa: E402
-from play_install import PlayInstall  # noqa: E402
-from servers import Server, best_action, free_port, get, launch  # noqa: E402
+from servers import Server, best_action, get  # noqa: E402
 from tilebag.lexicon import default_lexicon  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -36,25 +32,6 @@ PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 360, "height": 640}
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def web(tmp_path: Path, play_install: PlayInstall) -> Iterator[Server]:
-    """``tilebag serve`` as a player has it: from what ``make play`` installs."""
-    port = free_port()
-    db = tmp_path / "games.db"
-    program, env = (str(play_install.tilebag),), play_install.env()
-    server = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db, program=program, env=env), program, env)
-    yield server
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
 
 
 def shot(page: Any, name: str) -> None:
