@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tilebag.server.api import accounts, games, pages, ws
+from tilebag.server.api import accounts, games, pages, users, ws
 from tilebag.server.deps import ServerState
 from tilebag.server.room import RoomError
 from tilebag.server.service import GameService
@@ -128,6 +128,7 @@ def create_app(
 
     app.include_router(games.router)
     app.include_router(accounts.router)
+    app.include_router(users.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(pages.WEB)), name="static")
