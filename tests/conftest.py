@@ -8,6 +8,7 @@ absent. Set ``TILEBAG_SHARED_DATA`` to point elsewhere.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,34 @@ def play_install(tmp_path_factory: pytest.TempPathFactory) -> object:
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent  # the folder every worker's own folder is in
     return build_once(shared / "play install")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[object]:
+    """``tilebag serve`` as a real process (from the test environment) on a
+    free port over a fresh SQLite file: the server's tests."""
+    from servers import serving
+
+    with serving(tmp_path / "games.db") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's Chromium, driven by Playwright (the browser tests skip without it)."""
+    from browsers import chromium
+
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def web(tmp_path: Path, play_install: object) -> Iterator[object]:
+    """``.venv/bin/tilebag serve`` of the play install (what ``make play``
+    installs, not the test environment), on a free port: the browser tests."""
+    from play_install import PlayInstall
+    from servers import serving
+
+    assert isinstance(play_install, PlayInstall)
+    with serving(tmp_path / "games.db", program=(str(play_install.tilebag),), env=play_install.env()) as running:
+        yield running

@@ -3,11 +3,13 @@ the server's tests (``server/``) and the browser game's (``web/``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from tilebag.engine import Engine  # noqa: E402
 from tilebag.formats import cgp  # noqa: E402
 from tilebag.lexicon import default_lexicon  # noqa: E402
 
-__all__ = ["TEST_TILEBAG", "Server", "act", "best_action", "create", "free_port", "get", "launch", "my_turn"]
+__all__ = ["TEST_TILEBAG", "Server", "act", "best_action", "create", "free_port", "get", "launch", "my_turn", "serving"]
 
 
 TEST_TILEBAG = (sys.executable, "-m", "tilebag")
@@ -69,6 +71,24 @@ def launch(
         time.sleep(0.1)
     process.kill()
     raise RuntimeError("the server did not start in 60 s")
+
+
+@contextlib.contextmanager
+def serving(
+    db: Path, *extra: str, program: tuple[str, ...] = TEST_TILEBAG, env: dict[str, str] | None = None
+) -> Iterator[Server]:
+    """``tilebag serve`` (of ``program``) on a free port over the SQLite file ``db``, stopped after."""
+    port = free_port()
+    server = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db, *extra, program=program, env=env), program, env)
+    try:
+        yield server
+    finally:
+        if server.process.poll() is None:
+            server.process.terminate()
+            try:
+                server.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
 
 
 def create(server: Server, seats: list[dict[str, object]], **extra: object) -> dict[str, object]:

@@ -4,32 +4,16 @@ opened by its account, "my games", and hostile input that changes nothing."""
 
 from __future__ import annotations
 
-import subprocess
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 httpx = pytest.importorskip("httpx", reason="the server tests need the test extra (httpx)")
 pytest.importorskip("argon2", reason="the server tests need the server extra")
 
-from servers import Server, best_action, free_port, launch  # noqa: E402
+from servers import Server, best_action  # noqa: E402
 
 pytestmark = pytest.mark.slow
 """Every test starts ``tilebag serve`` as a real process."""
 
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    port = free_port()
-    db = tmp_path / "games.db"
-    srv = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db))
-    yield srv
-    srv.process.terminate()
-    try:
-        srv.process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        srv.process.kill()
 
 
 def register(server: Server, name: str, password: str = "correct horse") -> tuple[httpx.Client, str]:

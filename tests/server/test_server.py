@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,19 +25,6 @@ from tilebag.server.store import Store  # noqa: E402
 pytestmark = pytest.mark.slow
 """Every test starts ``tilebag serve`` as a real process and plays through it."""
 
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    port = free_port()
-    db = tmp_path / "games.db"
-    srv = Server(f"http://127.0.0.1:{port}", port, db, launch(port, db))
-    yield srv
-    if srv.process.poll() is None:
-        srv.process.terminate()
-        try:
-            srv.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            srv.process.kill()
 
 
 def assert_private(payload: object, seat: int | None, racks: dict[int, str], over: bool) -> None:

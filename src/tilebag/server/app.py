@@ -25,7 +25,9 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tilebag.server.api import accounts, games, pages, users, ws
+from tilebag.server import correspondence
+from tilebag.server.api import accounts, games, lobby, pages, users, ws
+from tilebag.server.api import safety as safety_routes
 from tilebag.server.deps import ServerState
 from tilebag.server.room import RoomError
 from tilebag.server.service import GameService
@@ -100,6 +102,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         tasks = [asyncio.create_task(_watch_clocks(state)), asyncio.create_task(_upkeep(state))]
+        tasks.append(asyncio.create_task(_sweep_correspondence(state)))  # correspondence games' late turns
+        tasks.append(asyncio.create_task(lobby.keep_lobby(app)))  # seeks expire, and the lobby hears of it
         yield
         for task in tasks:
             task.cancel()
@@ -128,7 +132,9 @@ def create_app(
 
     app.include_router(games.router)
     app.include_router(accounts.router)
+    app.include_router(safety_routes.router)
     app.include_router(users.router)
+    app.include_router(lobby.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(pages.WEB)), name="static")
@@ -172,3 +178,17 @@ async def _upkeep(state: ServerState) -> None:
                     state.start_bots(caught)
         except Exception:  # the database is out of reach for a moment: the next round tries again
             LOGGER.exception("the server's upkeep failed")
+
+
+async def _sweep_correspondence(state: ServerState) -> None:
+    """Apply the correspondence games' time outs that are due: at once when the
+    server starts (a deadline passed while it was stopped), then every few
+    seconds (:func:`tilebag.server.correspondence.sweep_seconds`)."""
+    seconds = correspondence.sweep_seconds()
+    while True:
+        try:
+            for changed in await asyncio.to_thread(correspondence.sweep, state.service):
+                state.start_bots(changed)
+        except Exception:  # the database is out of reach for a moment: the next round tries again
+            LOGGER.exception("the correspondence games' sweep failed")
+        await asyncio.sleep(seconds)

@@ -5,6 +5,11 @@ The broker carries only a game's id and its new sequence number; the
 actions themselves are in the database, which every process reads. One
 process needs no broker (:class:`LocalBroker`); several share Redis
 (:class:`RedisBroker`, ``--broker redis://...``).
+
+The lobby's notices (a seek offered or gone, a game started, a turn come)
+go on a channel of their own, as text the lobby makes and reads
+(:mod:`tilebag.server.api.lobby`); they are hints too, and the lobby's
+seeks stay in the database.
 """
 
 from __future__ import annotations
@@ -19,8 +24,14 @@ LOGGER = logging.getLogger("tilebag.server")
 CHANNEL = "tilebag:games"
 """The Redis channel the processes tell each other on."""
 
+LOBBY_CHANNEL = "tilebag:lobby"
+"""The Redis channel of the lobby's notices."""
+
 Heard = Callable[[str, int], None]
 """Called with a game's id and the sequence number another process stored."""
+
+HeardNotice = Callable[[str], None]
+"""Called with a lobby notice another process published."""
 
 Missed = Callable[[], object]
 """Called when notices may have been missed (the broker's connection was
@@ -40,6 +51,12 @@ class Broker(Protocol):
         """Start listening: ``heard`` is called for what the others publish,
         ``missed`` each time the listener is subscribed again."""
 
+    def publish_lobby(self, notice: str) -> None:
+        """Tell the other processes' lobbies ``notice`` (may raise, as :meth:`publish`)."""
+
+    def listen_lobby(self, heard: HeardNotice) -> None:
+        """Start listening to the lobby's notices: ``heard`` is called with each."""
+
     def close(self) -> None: ...
 
 
@@ -50,6 +67,12 @@ class LocalBroker:
         pass
 
     def start(self, heard: Heard, missed: Missed | None = None) -> None:
+        pass
+
+    def publish_lobby(self, notice: str) -> None:
+        pass
+
+    def listen_lobby(self, heard: HeardNotice) -> None:
         pass
 
     def close(self) -> None:
@@ -68,6 +91,7 @@ class RedisBroker:
         self._redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10)
         self._redis.ping()
         self._thread: threading.Thread | None = None
+        self._lobby_thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self._own = threading.local()
 
@@ -108,10 +132,35 @@ class RedisBroker:
         self._thread = threading.Thread(target=listen, name="tilebag-broker", daemon=True)
         self._thread.start()
 
+    def publish_lobby(self, notice: str) -> None:
+        self._redis.publish(LOBBY_CHANNEL, notice)
+
+    def listen_lobby(self, heard: HeardNotice) -> None:
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        pubsub.subscribe(LOBBY_CHANNEL)
+
+        def listen() -> None:
+            while not self._stopping.is_set():
+                try:
+                    message = pubsub.get_message(timeout=0.5)
+                except Exception as err:  # the connection dropped: the lobby's sockets read the database again
+                    LOGGER.warning("the broker's lobby connection failed (listening again): %s", err)
+                    self._stopping.wait(1.0)
+                    continue
+                if message and message.get("type") == "message":
+                    try:
+                        heard(message["data"].decode("utf-8"))
+                    except Exception:
+                        LOGGER.exception("could not apply a lobby notice")
+
+        self._lobby_thread = threading.Thread(target=listen, name="tilebag-broker-lobby", daemon=True)
+        self._lobby_thread.start()
+
     def close(self) -> None:
         self._stopping.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
+        for thread in (self._thread, self._lobby_thread):
+            if thread is not None:
+                thread.join(timeout=2)
         self._redis.close()
 
 

@@ -24,8 +24,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
 
 from tilebag.server.accounts import TOKEN_PREFIX, Accounts, User
 from tilebag.server.room import Room, RoomError, hash_token
@@ -189,6 +191,32 @@ async def request_caller(request: Request) -> Caller:
             LOGGER.warning("refused %s %s: the session cookie came without its CSRF token", request.method, request.url.path)
             raise RoomError(403, f"a change made with the session cookie needs the {CSRF_HEADER} header (see GET /api/me)")
     return Caller(user, secret, csrf)
+
+
+async def socket_account(connection: HTTPConnection, state: ServerState, token: str | None = None) -> User | None:
+    """The account a socket (a game's or the lobby's) comes from: its API
+    token (``token``, or ``Authorization: Bearer tbu_...``), or its session
+    cookie when the page that opened it is this server's. Another site's page
+    gets a guest's (an observer's) socket: it never sees a rack, nor the
+    account's challenges.
+
+    :raises RoomError: (401) for an API token that opens nothing.
+    """
+    token = token or bearer(connection.headers.get("authorization", ""))
+    if token and token.startswith(TOKEN_PREFIX):
+        user = await asyncio.to_thread(state.accounts.token_user, token)
+        if user is None:
+            raise RoomError(401, "that API token is not valid")
+        return user
+    secret = connection.cookies.get(SESSION_COOKIE)
+    if token or not secret:
+        return None  # a seat's token decides, or nobody is logged in
+    origin = connection.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != connection.headers.get("host"):
+        LOGGER.warning("a socket from another site's page came with a session cookie: served as a guest's")
+        return None
+    found = await asyncio.to_thread(state.accounts.session_user, secret)
+    return found[0] if found is not None else None
 
 
 State = Annotated[ServerState, Depends(server_state)]

@@ -35,6 +35,8 @@ class NewGame(_Request):
     options: dict[str, str | int | float | bool] = Field(default_factory=dict, description="rules options by name")
     lexicon: str | None = None
     seed: StrictInt | None = Field(default=None, description="only on a server started with --allow-seeds")
+    days_per_move: StrictInt | None = Field(default=None, description="a correspondence game: 1 to 14 days per move")
+    observers_chat: bool = Field(default=True, description="whether observers may chat (false: the seats only)")
 
     def setup(self) -> dict[str, object]:
         """What the game is made of besides its seats and seed."""
@@ -45,6 +47,8 @@ class NewGame(_Request):
             made["options"] = {key: str(value) for key, value in self.options.items()}
         if self.lexicon is not None:
             made["lexicon"] = self.lexicon
+        if not self.observers_chat:
+            made["observers_chat"] = False
         return made
 
 

@@ -33,6 +33,7 @@ from tilebag.errors import IllegalMoveError, InvalidMoveError
 from tilebag.formats import gcg
 from tilebag.game import GameState
 from tilebag.move import MoveKind
+from tilebag.server import correspondence, safety
 from tilebag.server.broker import Broker, LocalBroker
 from tilebag.server.replay import DamagedGameError, replay, write
 from tilebag.server.room import DAMAGED, Chat, Room, RoomError, hash_token, rules_of
@@ -117,6 +118,8 @@ class GameService:
         self._advancing: set[str] = set()
         self.game_over: Callable[[str], None] | None = None
         """Told the id of each game that ends here (the analysis queue listens)."""
+        self.changed: Callable[[Room], None] | None = None
+        """Told of each room after a change stored here (the lobby listens, to tell a player their turn came)."""
 
     def load(self, game_id: str) -> Room | None:
         """The room of a game (see :meth:`Rooms.load`)."""
@@ -176,10 +179,16 @@ class GameService:
             setup = {**setup, "practice": practice}
         lexicon_name = setup.get("lexicon")
         self.rooms.lexicon(lexicon_name if isinstance(lexicon_name, str) else None)
+        # correspondence: the days per move kept in the setup as well (a rematch's setup makes one too)
+        setup, corr_days = correspondence.setup_of(setup, corr_days)
         game_id = self.store.create_game(setup, seed, rows, bot_due=rows[0].kind == "bot", rated=rated,
                                          category=category, corr_days=corr_days)
         room = self.rooms.load(game_id)
         assert room is not None
+        if corr_days is not None:  # correspondence: the first turn's deadline
+            with self.store.locked(game_id) as log:
+                first = correspondence.started(room, log)
+            correspondence.remember(game_id, first)
         if bots:
             self.advance(room)
         return room, tokens
@@ -198,6 +207,7 @@ class GameService:
             except DamagedGameError as err:
                 self.rooms.set_aside(err)
                 raise RoomError(410, DAMAGED) from None
+            correspondence.reload(self.store, [room])  # another process moved its deadline (correspondence games)
             for listener in list(room.listeners):
                 listener(room)
             return True
@@ -243,12 +253,15 @@ class GameService:
         Once committed, it is told (:meth:`_told`)."""
         with room.lock:
             mark: _Mark | None = None
+            deadline: correspondence.TurnDue | None = None
             try:
                 with self.store.locked(room.game_id) as log:
                     replay(room, log.since(room.seq), self.rooms)
                     mark = _Mark.of(room)
                     yield log
                     log.set_bot_due(room.table.bot_to_act() is not None)
+                    # correspondence: a change that gave the turn to someone moves the deadline, in this transaction
+                    deadline = correspondence.moved_on(room, log, mark.depth, mark.seats)
             except DamagedGameError as err:
                 self.rooms.set_aside(err)
                 raise RoomError(410, DAMAGED) from None
@@ -263,6 +276,7 @@ class GameService:
                         LOGGER.exception("could not catch game %s up after a failed change", room.game_id)
                 raise
             room.table.start_timing()
+            correspondence.remember(room.game_id, deadline)
         self._told(room)
 
     def _told(self, room: Room) -> None:
@@ -276,6 +290,11 @@ class GameService:
         except Exception as err:
             LOGGER.warning("could not tell the other processes of game %s (they catch up from the database): %s",
                            room.game_id, err)
+        if self.changed is not None:
+            try:
+                self.changed(room)
+            except Exception:  # the lobby's notice is a courtesy: the change is stored and told
+                LOGGER.exception("could not tell the lobby of game %s", room.game_id)
         if room.game.state is GameState.OVER and self.game_over is not None:
             self.game_over(room.game_id)
 
@@ -462,6 +481,27 @@ class GameService:
                 self.advance(room)
         return changed
 
+    # -- correspondence games: a turn's deadline in the database (tilebag.server.correspondence) --
+
+    def time_out_late_turn(self, room: Room, at: str) -> tuple[int, Action] | None:
+        """Apply the time out of a correspondence game whose stored deadline
+        had passed by ``at`` (:func:`~tilebag.server.correspondence.late_action`):
+        the deadline is checked again under the game's row lock, so that the
+        time out is applied once whichever processes sweep. The seat and the
+        action applied, or ``None`` when the turn was no longer late.
+
+        :raises RoomError: when the rules refuse the action (the game is unchanged).
+        """
+        with self._changing(room) as log:
+            if not log.set_turn_due(None, expired_by=at):
+                return None  # played meanwhile, or timed out by another process
+            late = correspondence.late_action(room, self.store)
+            if late is None:
+                return None  # no person to act: no deadline
+            seat, action, mark = late
+            write(room, log, self._judged(room, seat, action), mark)
+        return seat, action
+
     # -- seats, rematches and chat -------------------------------------------------------
 
     def rematch(self, room: Room, seat: int | None) -> tuple[Room, int, str]:
@@ -535,12 +575,17 @@ class GameService:
             room.game.players[row.seat].name = name
         return row.seat, token
 
-    def say(self, room: Room, seat: int | None, text: str, *, name: str | None = None) -> Chat:
-        """A chat message from a seat, or from an observer who gives a name.
+    def say(self, room: Room, seat: int | None, text: str, *, name: str | None = None, user_id: int | None = None) -> Chat:
+        """A chat message from a seat, or from an observer who gives a name
+        (``user_id``: the account the observer is logged in as, if any).
 
         :raises RoomError: 400 for an empty or too long message, or an
-            observer's name that is missing, too long or a seat's.
+            observer's name that is missing, too long or a seat's; 403 for an
+            observer where the game's maker turned observers' chat off, or
+            an account that an account holding a seat here blocked.
         """
+        # who may chat: observers where the game allows it, no account a seat's account blocked (tilebag.server.safety)
+        safety.check_chat(self.store, room, seat, user_id)
         message = " ".join(str(text).split())
         if not message or len(message) > MAX_CHAT:
             raise RoomError(400, f"a chat message is 1 to {MAX_CHAT} characters (this one has {len(message)})")

@@ -429,6 +429,15 @@ class GameLog:
         """Say whether a bot is to act in the game as it now stands."""
         self._connection.execute(update(GameTable).where(GameTable.id == self.game_id).values(bot_due=due))
 
+    def set_turn_due(self, due: str | None, *, expired_by: str | None = None) -> bool:
+        """Set when the turn to move in a correspondence game times out (none: no deadline). With
+        ``expired_by``, only if the stored deadline had passed by then: a time out about to be applied
+        is checked again here, under the game's row lock, so that it is applied once. Whether it was set."""
+        query = update(GameTable).where(GameTable.id == self.game_id)
+        if expired_by is not None:
+            query = query.where(GameTable.turn_due.is_not(None), GameTable.turn_due <= expired_by)
+        return self._connection.execute(query.values(turn_due=due)).rowcount == 1
+
     def take_seat(self, seat: int, name: str, token_hash: str, user_id: int | None = None) -> None:
         self._connection.execute(
             update(SeatTable).where(SeatTable.game_id == self.game_id, SeatTable.seat == seat)

@@ -16,6 +16,7 @@ from tilebag.formats import cgp
 from tilebag.game import GameState
 from tilebag.record import EventKind, GameRecord, withdrawn_plays
 from tilebag.rules import OPTIONS, PRESET_HELP, PRESETS
+from tilebag.server import correspondence
 from tilebag.server.replay import replay_positions
 from tilebag.server.room import Room, RoomError, rules_of
 from tilebag.table import Challenged, EndAccepted, GameEnded, Played, TableEvent, TimeUp
@@ -190,6 +191,10 @@ def view(room: Room, seat: int | None) -> dict[str, object]:
     if seen.racks is not None:
         data["result"] = seen.result
         data["racks"] = list(seen.racks)
+    days = correspondence.days_per_move(room.setup)
+    if days is not None:  # a correspondence game: its days per move, and when the turn to move times out
+        data["days_per_move"] = days
+        data["turn_due"] = correspondence.turn_due(room)
     return data
 
 
@@ -197,7 +202,7 @@ def view_json(room: Room, seat: int | None) -> str:
     """:func:`view` as JSON text, made once for each seat and state of the
     game: the answer to an action and the WebSocket messages after it share it.
     Read under the room's lock."""
-    key = (room.seq, len(room.table.log), len(room.chat), room.game.state)
+    key = (room.seq, len(room.table.log), len(room.chat), room.game.state, correspondence.turn_due(room))
     cached = room.views.get(seat)
     if cached is not None and cached[0] == key:
         return cached[1]

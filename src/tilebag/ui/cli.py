@@ -81,6 +81,10 @@ def json_arg(what: str) -> Arg:
     return arg("--json", action="store_true", help=what)
 
 
+ADMIN_DB = arg("--db", metavar="URL", help="database: sqlite:///FILE or postgresql://... (default: the one tilebag serve uses)")
+"""The database a ``tilebag admin`` task looks after."""
+
+
 def alphabet_arg(what: str, default: str | None = "english") -> Arg:
     return arg("--alphabet", default=default, type=alphabet_option, metavar="NAME|FILE", help=what)
 
@@ -582,6 +586,42 @@ COMMANDS: tuple[Command, ...] = (
                     "served, and every other game is): this lists each one with the action that failed and why. "
                     "Exit 0 when there is none, 1 when there are some."
                 ),
+            ),
+            # the accounts and the reports (tilebag.ui.cmd_admin)
+            Command(
+                "users",
+                "list the accounts, with their role and whether they are disabled",
+                "tilebag.ui.cmd_admin:users",
+                (ADMIN_DB, json_arg('print JSON: [{"username", "role", "disabled", "created"}]')),
+            ),
+            Command(
+                "disable",
+                "disable an account: its sessions and API tokens end, and it cannot log in",
+                "tilebag.ui.cmd_admin:disable",
+                (arg("name", metavar="NAME", help="the account's username (any case)"), ADMIN_DB),
+                description="Exit 0 once done, 2 when there is no such account.",
+            ),
+            Command(
+                "enable",
+                "enable a disabled account again",
+                "tilebag.ui.cmd_admin:enable",
+                (arg("name", metavar="NAME", help="the account's username (any case)"), ADMIN_DB),
+                description="Exit 0 once done, 2 when there is no such account.",
+            ),
+            Command(
+                "make-admin",
+                "give an account the admin role (it may then see reports and disable accounts)",
+                "tilebag.ui.cmd_admin:make_admin",
+                (arg("name", metavar="NAME", help="the account's username (any case)"), ADMIN_DB),
+                description="Exit 0 once done, 2 when there is no such account.",
+            ),
+            Command(
+                "reports",
+                "list the players' reports not resolved yet",
+                "tilebag.ui.cmd_admin:reports",
+                (ADMIN_DB, json_arg('print JSON: [{"id", "reporter", "reported", "reason", "created", "game", '
+                                    '"chat_seq", "chat"}]')),
+                description="Resolve one with POST /api/admin/reports/ID/resolve (docs/api.md). Exit 0 either way.",
             ),
         ),
     ),

@@ -64,7 +64,8 @@ async def create_game(made: NewGame, request: Request, state: State, caller: Ide
         raise RoomError(400, "a seed is a whole number from 0")
     seed = made.seed if made.seed is not None else secrets.randbits(62)
     seats = [_seat_spec(seat, caller) for seat in made.seats]
-    room, tokens = await state.setting_up(partial(state.service.create, bots=False), seats, made.setup(), seed)
+    room, tokens = await state.setting_up(
+        partial(state.service.create, bots=False, corr_days=made.days_per_move), seats, made.setup(), seed)
     state.start_bots(room)
     return GameMade.model_validate({
         "id": room.game_id,
@@ -99,11 +100,11 @@ async def game_view(room: GameRoom, seat: Seat) -> Response:
 
 
 @router.post("/games/{game_id}/actions", responses={200: {"model": GameView}})
-async def act(sent: ActionRequest, room: GameRoom, seat: Seat, token: Token, state: State) -> Response:
+async def act(sent: ActionRequest, room: GameRoom, seat: Seat, token: Token, caller: Identity, state: State) -> Response:
     """The seat's action; the answer is the new view. The bots whose turn
     follows move after the answer."""
     started = time.perf_counter()
-    state.limited(state.actions_limit, token, "actions")
+    state.limited(state.actions_limit, token or (f"account {caller.user_id}" if caller.user_id else None), "actions")
     service = state.service
     acting = partial(service.act, room, seat, sent.action, client_id=sent.id, bots=False)
     await change(room, acting, inline=state.local_database)
@@ -113,11 +114,19 @@ async def act(sent: ActionRequest, room: GameRoom, seat: Seat, token: Token, sta
 
 
 @router.post("/games/{game_id}/chat", response_model=Said)
-async def chat(sent: ChatRequest, room: GameRoom, seat: Seat, token: Token, request: Request, state: State) -> Said:
-    """A message from the token's seat, or from an observer under the name it gives."""
-    who = token or f"watcher {request.client.host if request.client else ''}"
+async def chat(
+    sent: ChatRequest, room: GameRoom, seat: Seat, token: Token, caller: Identity, request: Request, state: State
+) -> Said:
+    """A message from the token's (or the account's) seat, or from an observer under the name it gives."""
+    if token:
+        who = token
+    elif caller.user is not None:
+        who = f"account {caller.user.id}"
+    else:
+        who = f"watcher {request.client.host if request.client else ''}"
     state.limited(state.chat_limit, who, "chat messages")
-    said = await asyncio.to_thread(partial(state.service.say, room, seat, sent.text, name=sent.name))
+    said = await asyncio.to_thread(partial(state.service.say, room, seat, sent.text, name=sent.name,
+                                           user_id=caller.user_id))
     return Said(seq=said.seq, seat=said.seat, name=said.name, text=said.text, at=said.at)
 
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import partial
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tilebag.server.accounts import TOKEN_PREFIX
-from tilebag.server.deps import SESSION_COOKIE, ServerState, bearer, read
+from tilebag.server.deps import ServerState, bearer, read, socket_account
 from tilebag.server.room import Chat, Room, RoomError
 from tilebag.server.views import clock_message, event_message, view_json
 
@@ -37,7 +36,8 @@ async def follow(websocket: WebSocket, game_id: str) -> None:
         if room is None:
             raise RoomError(404, "no such game")
         token = websocket.query_params.get("token") or bearer(websocket.headers.get("authorization", ""))
-        user_id = await _account_of(websocket, state, token)
+        user = await socket_account(websocket, state, token)
+        user_id = user.id if user is not None else None
         seat = room.seat_of(None if token and token.startswith(TOKEN_PREFIX) else token, user_id)
     except RoomError as err:  # logged without the token
         LOGGER.info("refused the game socket of %s: %s %s", game_id[:40], err.status, err)
@@ -45,29 +45,6 @@ async def follow(websocket: WebSocket, game_id: str) -> None:
         return
     await websocket.accept()
     await _follow(websocket, room, seat)
-
-
-async def _account_of(websocket: WebSocket, state: ServerState, token: str | None) -> int | None:
-    """The account a game socket comes from: its API token, or its session
-    cookie when the page that opened it is this server's (a page of another
-    site gets an observer's socket, so it never sees a rack).
-
-    :raises RoomError: (401) for an API token that opens nothing.
-    """
-    if token and token.startswith(TOKEN_PREFIX):
-        user = await asyncio.to_thread(state.accounts.token_user, token)
-        if user is None:
-            raise RoomError(401, "that API token is not valid")
-        return user.id
-    secret = websocket.cookies.get(SESSION_COOKIE)
-    if token or not secret:
-        return None
-    origin = websocket.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
-        LOGGER.warning("a game socket from another site's page came with a session cookie: served as an observer")
-        return None
-    found = await asyncio.to_thread(state.accounts.session_user, secret)
-    return found[0].id if found is not None else None
 
 
 async def _follow(websocket: WebSocket, room: Room, seat: int | None) -> None:

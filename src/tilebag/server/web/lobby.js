@@ -1,12 +1,15 @@
-// The lobby: make a game (seats, a rules preset and its options, offered as
-// the choices they are), hand out its links (each with a copy button), go
+// The lobby: the seeks and challenges, live (seeks.js); play a bot in one
+// click; make a game (seats, a rules preset and its options, offered as the
+// choices they are), hand out its links (each with a copy button), go
 // straight to the game when the others are bots; the games this browser has
 // seats in, with whose turn it is; and the games being played, to join or
 // watch. Everything shown is text (no HTML from the server is ever inserted).
 
-import { request } from "./api.js";
+import { me, request } from "./api.js";
 import { $, el } from "./dom.js";
 import { forget, link, remember, remembered } from "./mygames.js";
+import { drawNav } from "./nav.js";
+import { startSeeks } from "./seeks.js";
 
 let catalog = { presets: [], options: [], bots: [] };
 
@@ -60,8 +63,9 @@ function seats() {
 
 // One field for an option, as what it is: a choice, yes or no, a number with
 // its limits, a time, or a number per seat; empty keeps the preset's value.
-function optionField(option) {
-  const id = `option-${option.name}`;
+// `prefix` keeps the ids of two forms on one page apart.
+function optionField(option, prefix = "option") {
+  const id = `${prefix}-${option.name}`;
   const label = el("label", { for: id, text: option.title });
   let input;
   if (option.kind === "choice" || option.kind === "yes-no") {
@@ -85,9 +89,10 @@ function optionField(option) {
   return el("div", { class: "option" }, label, input, el("p", { class: "help", id: `${id}-help`, text: option.help }));
 }
 
-function options() {
+// The options chosen in a form's fields (those left empty keep the preset's value).
+function options(fields = $("options")) {
   const chosen = {};
-  for (const input of $("options").querySelectorAll("input, select")) {
+  for (const input of fields.querySelectorAll("input, select")) {
     const value = input.value.trim();
     if (!value) continue;
     chosen[input.name] = input.dataset.unit === "minutes" ? `${value}m` : value;
@@ -123,6 +128,24 @@ async function create(event) {
     const watch = el("a", { href: `/games/${made.id}`, text: "Watch" });
     $("created").append(el("p", { text: "Game made. Hand each player their link (they are kept under My games too):" }), list, watch);
     refresh();
+  } catch (err) {
+    $("create-error").textContent = err.message;
+  }
+}
+
+// Play the static bot at once: as the account (its session opens the seat),
+// or for a guest under the name this browser plays under.
+async function playBot() {
+  $("create-error").textContent = "";
+  const account = await me();
+  const name = account ? null : (localStorage.getItem("tilebag.name") || prompt("Your name?") || "").trim();
+  if (!account && !name) return;
+  try {
+    const made = await request("/api/games", { method: "POST", body: { seats: [account ? { me: true } : { name }, { bot: "static" }] } });
+    if (name) localStorage.setItem("tilebag.name", name);
+    const seat = made.seats[0];
+    remember({ id: made.id, seat: seat.seat, token: seat.token, name: seat.name });
+    location.href = new URL(seat.url).pathname + new URL(seat.url).search;
   } catch (err) {
     $("create-error").textContent = err.message;
   }
@@ -180,6 +203,7 @@ async function refresh() {
 }
 
 async function start() {
+  const account = await drawNav();
   catalog = await request("/api/catalog");
   for (const preset of catalog.presets) $("preset").append(el("option", { value: preset.name, text: preset.name }));
   const describe = () => {
@@ -197,7 +221,9 @@ async function start() {
   });
   $("create").addEventListener("submit", create);
   $("refresh").addEventListener("click", refresh);
+  $("play-bot").addEventListener("click", playBot);
   refresh();
+  startSeeks({ account, catalog, optionField, readOptions: options });
 }
 
 start();
