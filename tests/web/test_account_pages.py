@@ -34,7 +34,7 @@ def register(page: Any, web: Server, name: str, password: str = "correct horse")
 def test_an_account_is_made_logged_out_and_in_again(web: Server, browser: Any) -> None:
     page = browser.new_context(viewport=PHONE).new_page()
     register(page, web, "Ann")
-    assert page.is_visible("#my-games") and "No games yet" in page.inner_text("#my-games")
+    assert "No games yet" in page.wait_for_selector("#my-games li").inner_text()
     page.click("#logout")
     page.wait_for_url(f"{web.url}/")
     assert page.request.get(f"{web.url}/api/me").status == 401

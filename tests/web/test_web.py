@@ -197,7 +197,7 @@ def test_the_lobby_offers_options_as_choices_and_keeps_the_links(web: Server, br
     page = browser.new_page(viewport=LAPTOP)
     page.goto(web.url + "/")
     page.wait_for_selector("#options select[name=challenge]", state="attached")
-    page.click("text=Change the rules")
+    page.click("#create summary:has-text('Change the rules')")
     choices = page.eval_on_selector_all("#option-challenge option", "(os) => os.map((o) => o.value)")
     assert {"void", "single", "double", "5-point"} <= set(choices)
     bonus = page.locator("#option-bingo-bonus")

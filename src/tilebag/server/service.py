@@ -596,14 +596,15 @@ class GameService:
                 raise RoomError(400, f"an observer chats under a name of 1 to {MAX_NAME} printable characters")
             if any(row.name.casefold() == watcher.casefold() for row in room.seats):
                 raise RoomError(400, "that name is a seat's: an observer chats under a name of their own")
+        at = now()  # the time stored is the time shown, now and after a restart
         with self._changing(room) as log:
             if watcher is None:
                 assert seat is not None
-                seq = log.append(seat, "chat", message)
-                chat = Chat(seq, seat, room.seats[seat].name, message, now())
+                seq = log.append(seat, "chat", message, created=at)
+                chat = Chat(seq, seat, room.seats[seat].name, message, at)
             else:
-                seq = log.append(-1, "watchchat", json.dumps({"name": watcher, "text": message}))
-                chat = Chat(seq, -1, watcher, message, now())
+                seq = log.append(-1, "watchchat", json.dumps({"name": watcher, "text": message}), created=at)
+                chat = Chat(seq, -1, watcher, message, at)
             room.seq = seq
             room.chat.append(chat)
         return chat

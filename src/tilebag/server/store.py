@@ -412,13 +412,16 @@ class GameLog:
         )
         return found.first() is not None
 
-    def append(self, seat: int, kind: str, text: str, seconds: float | None = None, *, client_id: str | None = None) -> int:
-        """Store an action after the last one; its sequence number."""
+    def append(
+        self, seat: int, kind: str, text: str, seconds: float | None = None, *, client_id: str | None = None,
+        created: str | None = None,
+    ) -> int:
+        """Store an action after the last one (``created``: when, if the caller shows it already); its sequence number."""
         self.last += 1
         self._connection.execute(
             insert(ActionTable),
             {"game_id": self.game_id, "seq": self.last, "seat": seat, "kind": kind, "text": text,
-             "seconds": seconds, "created": now(), "client_id": client_id},
+             "seconds": seconds, "created": created or now(), "client_id": client_id},
         )
         return self.last
 

@@ -212,7 +212,7 @@ async function start() {
   };
   $("preset").addEventListener("change", describe);
   describe();
-  $("options").replaceChildren(...catalog.options.map(optionField));
+  $("options").replaceChildren(...catalog.options.map((option) => optionField(option)));
   const strongest = catalog.bots.find((b) => b.name === "static") || catalog.bots[0];
   $("seats").append(seatRow(0, "person", localStorage.getItem("tilebag.name") || "me"), seatRow(1, `bot:${strongest.name}`));
   renumber();
