@@ -743,7 +743,7 @@ def test_the_core_under_address_and_undefined_behaviour_sanitizers(tmp_path: Pat
         "LD_PRELOAD": libasan,
         "ASAN_OPTIONS": f"detect_leaks=0:log_path={logs}",  # Python keeps its objects to the end by design
         "UBSAN_OPTIONS": f"halt_on_error=1:print_stacktrace=1:log_path={logs}",
-        "TILEBAG_NATIVE_FUZZ_EXAMPLES": os.environ.get("TILEBAG_SANITIZED_FUZZ_EXAMPLES", "100"),
+        "TILEBAG_NATIVE_FUZZ_EXAMPLES": os.environ.get("TILEBAG_SANITIZED_FUZZ_EXAMPLES", "50"),
         UNDER_SANITIZERS: "1",
     }
     env.pop("PYTEST_XDIST_WORKER", None)

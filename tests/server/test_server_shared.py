@@ -357,7 +357,7 @@ def test_a_fault_run_loses_nothing_acknowledged_and_the_processes_agree(tmp_path
         for player in players:
             player.start()
         chaos = random.Random(7)
-        deadline = time.monotonic() + 45
+        deadline = time.monotonic() + 30
         kills = 0
         while time.monotonic() < deadline and not all(p.over for p in players):
             time.sleep(chaos.uniform(1.0, 2.5))
@@ -376,7 +376,7 @@ def test_a_fault_run_loses_nothing_acknowledged_and_the_processes_agree(tmp_path
         for player in players:  # the games play on to the end with both processes up
             player.join(120)
         assert all(p.over for p in players), [p.game for p in players if not p.over]
-        assert kills >= 4 and broker.process is not None
+        assert kills >= 3 and broker.process is not None
         errors = [error for p in players for error in p.errors]
         assert not errors, errors[:5]  # no 5xx while the processes were up
         store = Store(sql_url(database), migrate_schema=False)

@@ -5,14 +5,16 @@ a player's page."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi", reason="the browser tests need the server extra")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the test extra (playwright)")
+httpx = pytest.importorskip("httpx", reason="the browser tests need the test extra (httpx)")
 
-from servers import Server  # noqa: E402
+from servers import Server, best_action  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -81,3 +83,49 @@ def test_a_players_page_for_an_unknown_name_says_so(web: Server, browser: Any) -
     page = browser.new_page(viewport=PHONE)
     page.goto(f"{web.url}/users/nobody_here")
     assert "No such player" in page.wait_for_selector("#profile-error:not(:empty)").inner_text()
+
+
+def test_a_players_page_after_a_rated_game(web: Server, browser: Any) -> None:
+    """Two accounts play a rated game offered in the lobby (one move, then a
+    resignation); each one's page shows the rating, its chart, the game and its
+    link, the totals and the archive, and another player's page offers Block."""
+    players = {}
+    for name in ("Ann", "Ben"):
+        client = httpx.Client(base_url=web.url)
+        made = client.post("/api/account", json={"username": name, "password": "correct horse"})
+        assert made.status_code == 201, made.text
+        players[name] = (client, {"X-CSRF-Token": made.json()["csrf"]})
+    ann, ann_csrf = players["Ann"]
+    ben, ben_csrf = players["Ben"]
+    seek = ann.post("/api/seeks", json={"seats": 2, "rules": "standard", "rated": True}, headers=ann_csrf).json()["id"]
+    started = ben.post(f"/api/seeks/{seek}/accept", headers=ben_csrf).json()
+    game = started["game"]
+    view = ann.get(f"/api/games/{game}").json()
+    mover, other = (players["Ann"], players["Ben"]) if view["turn"] == view["you"] else (players["Ben"], players["Ann"])
+    played = mover[0].post(f"/api/games/{game}/actions", json={"action": best_action(mover[0].get(f"/api/games/{game}").json())},
+                           headers=mover[1])
+    assert played.status_code == 200, played.text
+    assert other[0].post(f"/api/games/{game}/actions", json={"action": "resign"}, headers=other[1]).status_code == 200
+    deadline = time.monotonic() + 20  # the result is applied on the server's own thread
+    while not ann.get("/api/users/Ann").json()["ratings"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.goto(f"{web.url}/login?next=/users/Ann")
+    page.fill("#login-name", "Ann")
+    page.fill("#login-password", "correct horse")
+    page.click("#login button[type=submit]")
+    page.wait_for_url("**/users/Ann")
+    ratings = page.wait_for_selector("#ratings tr:has-text('rapid')").inner_text()
+    assert "?" in ratings, "provisional after one game"
+    assert page.locator("#history svg polyline").count() == 1
+    row = page.wait_for_selector(f"#games tr:has(a[href='/games/{game}'])").inner_text()
+    assert "Ben" in row and ("win" in row or "loss" in row)
+    assert page.inner_text("#totals").split()[:2] == ["games", "1"]
+    assert page.get_attribute("#archive", "href") == "/api/users/Ann/games.gcg"
+    assert not page.is_visible("#player-actions"), "no Block or Report on your own page"
+    page.goto(f"{web.url}/users/ben")
+    page.wait_for_selector("#player-actions:not([hidden])")
+    page.click("#block")
+    assert "blocked" in page.wait_for_selector("#player-said:not(:empty)").inner_text()
+    assert ann.get("/api/blocks").json() == ["Ben"]
