@@ -212,7 +212,7 @@ def test_the_core_loads_none_of_the_wings(module: str) -> None:
     code = (
         f"import sys, importlib; importlib.import_module({module!r}); "
         "print(sorted(m for m in sys.modules if m.startswith(('tilebag.engine', 'tilebag.formats', 'tilebag.ui', "
-        "'tilebag.server', 'tilebag.batch'))))"
+        "'tilebag.server', 'tilebag.batch', 'tilebag.events'))))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
