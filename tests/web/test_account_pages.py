@@ -56,17 +56,17 @@ def test_the_accounts_seat_opens_without_a_link_and_is_listed(web: Server, brows
     context = browser.new_context(viewport=LAPTOP)
     page = context.new_page()
     register(page, web, "Ben")
-    csrf = page.evaluate("fetch('/api/me').then((r) => r.json()).then((me) => me.csrf)")
-    made = context.request.post(f"{web.url}/api/games", data={"seats": [{"me": True}, {"bot": "greedy"}]},
-                                headers={"X-CSRF-Token": csrf})
-    assert made.status == 201, made.text()
-    game = made.json()["id"]
+    page.goto(f"{web.url}/")  # the lobby's new game: the first seat is "you (Ben)", the second a bot
+    assert page.wait_for_selector("#seats li .seat-kind").input_value() == "me"
+    page.click("text=Create the game")
+    page.wait_for_url("**/games/*?token=*")
+    game = page.url.split("/games/", 1)[1].split("?", 1)[0]
     page.goto(f"{web.url}/games/{game}")  # no ?token=: the session is the credential
     page.wait_for_selector("#rack .rack-tile")
     assert page.locator(".player.you").count() == 1
     page.goto(f"{web.url}/account")
     link = page.wait_for_selector(f"#my-games a[href='/games/{game}']")
-    assert "Greedy bot" in link.inner_text()
+    assert "Static bot" in link.inner_text()
     # an API token, shown once, listed by its name, revoked
     page.fill("#token-name", "my bot")
     page.click("text=Make a token")

@@ -12,10 +12,12 @@ import { drawNav } from "./nav.js";
 import { startSeeks } from "./seeks.js";
 
 let catalog = { presets: [], options: [], bots: [] };
+let account = null;  // the account this browser is logged in as (null: a guest)
 
 function seatRow(index, kind = "person", value = "") {
   const number = index + 1;
   const choice = el("select", { "aria-label": `seat ${number}: who`, class: "seat-kind" });
+  if (account) choice.append(el("option", { value: "me", text: `you (${account.username})` }));
   choice.append(el("option", { value: "person", text: "a person" }));
   choice.append(el("option", { value: "open", text: "an open seat (someone joins)" }));
   for (const bot of catalog.bots) choice.append(el("option", { value: `bot:${bot.name}`, text: `the ${bot.name} bot` }));
@@ -27,8 +29,8 @@ function seatRow(index, kind = "person", value = "") {
   const about = el("p", { class: "help seat-about" });
   const remove = el("button", { type: "button", class: "small", "aria-label": `remove seat ${number}`, text: "Remove" });
   const sync = () => {
-    const person = choice.value === "person";
-    name.hidden = !person;
+    const person = choice.value === "person" || choice.value === "me";
+    name.hidden = choice.value !== "person";
     practiceLabel.hidden = !person;
     const bot = catalog.bots.find((b) => `bot:${b.name}` === choice.value);
     about.textContent = bot ? bot.description : "";
@@ -55,7 +57,7 @@ function seats() {
     const kind = row.querySelector(".seat-kind").value;
     if (kind === "open") return { open: true };
     if (kind.startsWith("bot:")) return { bot: kind.slice(4) };
-    const seat = { name: row.querySelector(".seat-name").value.trim() };
+    const seat = kind === "me" ? { me: true } : { name: row.querySelector(".seat-name").value.trim() };
     if (row.querySelector(".seat-practice").checked) seat.practice = true;
     return seat;
   });
@@ -203,7 +205,7 @@ async function refresh() {
 }
 
 async function start() {
-  const account = await drawNav();
+  account = await drawNav();
   catalog = await request("/api/catalog");
   for (const preset of catalog.presets) $("preset").append(el("option", { value: preset.name, text: preset.name }));
   const describe = () => {
@@ -214,7 +216,8 @@ async function start() {
   describe();
   $("options").replaceChildren(...catalog.options.map((option) => optionField(option)));
   const strongest = catalog.bots.find((b) => b.name === "static") || catalog.bots[0];
-  $("seats").append(seatRow(0, "person", localStorage.getItem("tilebag.name") || "me"), seatRow(1, `bot:${strongest.name}`));
+  const first = account ? seatRow(0, "me") : seatRow(0, "person", localStorage.getItem("tilebag.name") || "me");
+  $("seats").append(first, seatRow(1, `bot:${strongest.name}`));
   renumber();
   $("add-seat").addEventListener("click", () => {
     if ($("seats").children.length < 4) { $("seats").append(seatRow($("seats").children.length, "open")); renumber(); }
