@@ -357,9 +357,8 @@ def test_a_fault_run_loses_nothing_acknowledged_and_the_processes_agree(tmp_path
         for player in players:
             player.start()
         chaos = random.Random(7)
-        deadline = time.monotonic() + 30
         kills = 0
-        while time.monotonic() < deadline and not all(p.over for p in players):
+        while kills < 5 and not all(p.over for p in players):  # counted, not timed: a loaded machine restarts slowly
             time.sleep(chaos.uniform(1.0, 2.5))
             if kills == 2:
                 broker.stop()
