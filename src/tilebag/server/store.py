@@ -284,6 +284,119 @@ class AnalysisTable(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
+class EventTable(Base):
+    """A club night or a tournament (:mod:`tilebag.server.events`)."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(200))
+    director_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True)
+    """The director's account, on a server (none: see :attr:`director`)."""
+    director: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """The director's name, for an event kept in a local file."""
+    created: Mapped[str] = mapped_column(String(40))
+    rules: Mapped[str] = mapped_column(String(40))
+    """The rules preset, by its own name."""
+    options: Mapped[str] = mapped_column(Text)
+    """The rules options as JSON, named as the command line names them (``{"challenge": "void"}``)."""
+    clock: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The games' clock as JSON (``{"game_minutes": 25, "overtime_penalty": 10}``), or none."""
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The rounds planned (none: as many as the director pairs)."""
+    online: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the games are played on the server (else over the board, results entered by hand)."""
+    status: Mapped[str] = mapped_column(String(12), default="open")
+    """``open`` (no round paired yet), ``running`` or ``over`` (the last round planned has every result)."""
+
+
+class DivisionTable(Base):
+    """A division of an event: its own players, rounds and standings."""
+
+    __tablename__ = "divisions"
+    __table_args__ = (UniqueConstraint("event_id", "name", name="divisions_name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+
+
+class EventPlayerTable(Base):
+    """A player of a division (:class:`tilebag.events.Player`)."""
+
+    __tablename__ = "event_players"
+
+    division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 and up in the division, in the order they were added (tsh's numbering)."""
+    name: Mapped[str] = mapped_column(String(200))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True)
+    """The player's account, on a server (none: a name only)."""
+    rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    joined: Mapped[int] = mapped_column(Integer, default=1)
+    """The first round the player is paired in."""
+    withdrawn: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The first round the player is no longer paired in."""
+    tsh_fields: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The fields of an imported ``.t`` line that tilebag does not read, as JSON, written back on export."""
+
+
+class RoundTable(Base):
+    """A round of a division as it was paired: by what method and from what seed."""
+
+    __tablename__ = "rounds"
+
+    division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    method: Mapped[str] = mapped_column(String(20))
+    """A :class:`tilebag.events.Method` value (``swiss``, ``king of the hill``...)."""
+    seed: Mapped[int] = mapped_column(BigInteger)
+    started: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A result is in: the pairings can no longer change."""
+
+
+class PairingTable(Base):
+    """A board of a round: ``a`` against ``b``, or a bye for ``a``."""
+
+    __tablename__ = "pairings"
+
+    division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 for the top board; byes last."""
+    a: Mapped[int] = mapped_column(Integer)
+    b: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """None: ``a`` has the bye."""
+    first: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Who goes first (``a`` when known), or none."""
+
+
+class ResultTable(Base):
+    """A result (:class:`tilebag.events.Game`): a game, a forfeit or a bye a director gave."""
+
+    __tablename__ = "results"
+    __table_args__ = (Index("results_by_round", "division_id", "round"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    a: Mapped[int] = mapped_column(Integer)
+    b: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score_a: Mapped[int] = mapped_column(Integer)
+    score_b: Mapped[int] = mapped_column(Integer)
+    first: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    forfeit: Mapped[bool] = mapped_column(Boolean, default=False)
+    entered: Mapped[str] = mapped_column(String(40))
+    entered_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The player (by number) who entered it, to be confirmed by the opponent; none: the director, or the server."""
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Whether it counts: a player's result counts once the opponent confirms it."""
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
+    """The server's game, for a game played online."""
+    corrected_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """When a director last corrected it (ISO time, UTC)."""
+
+
 @dataclass(frozen=True)
 class AnalysisRow:
     """A finished game's place in the analysis queue, and its analysis once done."""

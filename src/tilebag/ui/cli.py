@@ -85,6 +85,17 @@ ADMIN_DB = arg("--db", metavar="URL", help="database: sqlite:///FILE or postgres
 """The database a ``tilebag admin`` task looks after."""
 
 
+EVENT_DB = arg(
+    "--db", metavar="FILE|URL",
+    help="the events' database: an SQLite file, or sqlite:///FILE or postgresql://... "
+    "(default: tilebag-events.db in the current folder)",
+)
+"""The database a ``tilebag event`` task works on."""
+EVENT_ARG = arg("event", metavar="EVENT", help="the event's number or name")
+EVENT_PLAYER = arg("player", metavar="PLAYER", help="the player's number or name")
+EVENT_DIVISION = arg("--division", metavar="NAME", help="the division (when the event has several)")
+
+
 def alphabet_arg(what: str, default: str | None = "english") -> Arg:
     return arg("--alphabet", default=default, type=alphabet_option, metavar="NAME|FILE", help=what)
 
@@ -622,6 +633,165 @@ COMMANDS: tuple[Command, ...] = (
                 (ADMIN_DB, json_arg('print JSON: [{"id", "reporter", "reported", "reason", "created", "game", '
                                     '"chat_seq", "chat"}]')),
                 description="Resolve one with POST /api/admin/reports/ID/resolve (docs/api.md). Exit 0 either way.",
+            ),
+        ),
+    ),
+    Command(
+        "ratings",
+        "rate an event the way NASPA rates a tournament, from a tsh .t file",
+        "tilebag.ui.cmd_ratings:ratings",
+        (
+            arg("event", metavar="EVENT.t", help="the division's tsh player file"),
+            arg("--segments", type=int, metavar="N",
+                help="rate the event in N parts, one after the other (default: NASPA's, 1 up to 16 rounds, "
+                "2 up to 35, else 3)"),
+            json_arg('print JSON: {"segments": [[first, last]], "players": [{"id", "name", "old", "games_before", '
+                     '"games", "wins", "expected", "new", "change", "performance", "acceleration", "feedback", '
+                     '"after_segments"}]}'),
+        ),
+        description=(
+            "Print each player's rating before the event, rated games (byes and forfeits are not rated), wins, "
+            "expected wins, new rating, change and performance rating, computed as NASPA does "
+            "(tilebag.events.naspa): expected wins on a logistic curve, multipliers by rating and experience, "
+            "acceleration and feedback, new players' ratings by iterated performance. The games each player "
+            "had played before come from the lifeg field of their line (without one: 100 for a rated player, "
+            "as in tsh, none for an unrated one). Exit 2 for a file that cannot be read (the message names the "
+            "line)."
+        ),
+    ),
+    Command(
+        "event",
+        "run a club night or a tournament: players, pairings, results, standings (the server extra)",
+        metavar="TASK",
+        description=(
+            "Events are kept in a database: tilebag-events.db in the current folder unless --db names another "
+            "file, or a server's database (--db postgresql://...). See docs/events.md. Every error says what was "
+            "wrong and exits 2."
+        ),
+        subcommands=(
+            Command(
+                "new",
+                "a new event, with its divisions, rules and number of rounds",
+                "tilebag.ui.cmd_event:new",
+                (
+                    arg("name", metavar="NAME", help="the event's name"),
+                    arg("--division", action="append", metavar="NAME",
+                        help="a division (repeat for several; default: one, A)"),
+                    arg("--rounds", type=int, metavar="N", help="the rounds planned (default: as many as you pair)"),
+                    arg("--director", metavar="NAME", help="the director's name"),
+                    EVENT_DB,
+                ),
+                rules=True,
+            ),
+            Command("list", "the events of the database", "tilebag.ui.cmd_event:list_events", (EVENT_DB,)),
+            Command(
+                "add",
+                "add players (a late entry joins from the next round to pair)",
+                "tilebag.ui.cmd_event:add",
+                (
+                    EVENT_ARG,
+                    arg("names", nargs="+", metavar="NAME", help="the player's name (several: several players)"),
+                    EVENT_DIVISION,
+                    arg("--rating", type=int, metavar="R", help="the player's rating (with one NAME)"),
+                    arg("--joined", type=int, metavar="ROUND", help="the first round they are paired in "
+                        "(default: the next round to pair)"),
+                    EVENT_DB,
+                ),
+            ),
+            Command(
+                "withdraw",
+                "withdraw a player: no more pairings, their results stand",
+                "tilebag.ui.cmd_event:withdraw",
+                (
+                    EVENT_ARG, EVENT_PLAYER, EVENT_DIVISION,
+                    arg("--from-round", type=int, metavar="ROUND",
+                        help="the first round they are not paired in (default: the next round to pair)"),
+                    EVENT_DB,
+                ),
+            ),
+            Command(
+                "pair",
+                "pair a round and print its pairings (again, until a result is in)",
+                "tilebag.ui.cmd_event:pair",
+                (
+                    EVENT_ARG,
+                    arg("round", type=int, metavar="ROUND"),
+                    arg("--method", required=True, metavar="swiss|rr|koth|australian|random|fixed",
+                        help="how: swiss, rr (round robin), koth (king of the hill), australian (Australian draw), "
+                        "random, or fixed (your own pairs, --fixed)"),
+                    arg("--fixed", metavar="PAIRS", help='with --method fixed: the pairs, "1-4,2-3,5-bye"'),
+                    arg("--seed", type=int, help="the seed of what is left to chance "
+                        "(default: the round's seed when paired again, else drawn; printed either way)"),
+                    EVENT_DIVISION,
+                    EVENT_DB,
+                ),
+            ),
+            Command(
+                "result",
+                "enter a game's result, or correct one (--correct); a forfeit or a bye",
+                "tilebag.ui.cmd_event:result",
+                (
+                    EVENT_ARG,
+                    arg("round", type=int, metavar="ROUND"),
+                    EVENT_PLAYER,
+                    arg("scores", nargs="*", metavar="SCORE OPP_SCORE",
+                        help="the player's score, then the opponent's"),
+                    arg("--correct", action="store_true", help="replace the result entered before"),
+                    OneOf((
+                        arg("--forfeit", action="store_true",
+                            help="the player forfeits: a loss by 50, a win by 50 for their opponent"),
+                        arg("--bye", action="store_true",
+                            help="a bye (a win by 50) for a player not paired against anyone in the round"),
+                    )),
+                    EVENT_DIVISION,
+                    EVENT_DB,
+                ),
+            ),
+            Command(
+                "standings",
+                "the standings, as text or as an HTML sheet to print",
+                "tilebag.ui.cmd_event:standings",
+                (
+                    EVENT_ARG,
+                    OneOf((
+                        arg("--html", metavar="FILE", help="write a page to print (or post) here"),
+                        arg("--text", action="store_true", help="print them as text (the default)"),
+                    )),
+                    arg("--round", type=int, metavar="ROUND", help="after this round (default: every result in)"),
+                    EVENT_DIVISION,
+                    EVENT_DB,
+                ),
+            ),
+            Command(
+                "pairings",
+                "a round's pairings, as text or as an HTML sheet to print",
+                "tilebag.ui.cmd_event:pairings",
+                (
+                    EVENT_ARG,
+                    arg("round", type=int, metavar="ROUND"),
+                    arg("--html", metavar="FILE", help="write a page to print (or post) here"),
+                    EVENT_DIVISION,
+                    EVENT_DB,
+                ),
+            ),
+            Command(
+                "export",
+                "write a division as a tsh .t file",
+                "tilebag.ui.cmd_event:export",
+                (EVENT_ARG, arg("--tsh", required=True, metavar="FILE", help="the .t file to write"), EVENT_DIVISION,
+                 EVENT_DB),
+            ),
+            Command(
+                "import",
+                "read a tsh .t file as a new event (or a new division of --event)",
+                "tilebag.ui.cmd_event:import_file",
+                (
+                    arg("file", metavar="FILE", help="the .t file"),
+                    arg("--event", metavar="EVENT", help="add it to this event as a new division"),
+                    arg("--name", metavar="NAME", help="the new event's name (default: the file's name)"),
+                    arg("--division", metavar="NAME", help="the division's name (default: A)"),
+                    EVENT_DB,
+                ),
             ),
         ),
     ),
