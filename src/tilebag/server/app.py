@@ -26,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tilebag.server import correspondence
-from tilebag.server.api import accounts, games, lobby, pages, users, ws
+from tilebag.server.api import accounts, events, games, lobby, pages, users, ws
 from tilebag.server.api import safety as safety_routes
 from tilebag.server.deps import ServerState
 from tilebag.server.room import RoomError
@@ -135,6 +135,7 @@ def create_app(
     app.include_router(safety_routes.router)
     app.include_router(users.router)
     app.include_router(lobby.router)
+    app.include_router(events.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(pages.WEB)), name="static")

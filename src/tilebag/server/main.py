@@ -34,6 +34,7 @@ def serve(args: argparse.Namespace) -> int:
     from tilebag.batch import ClusterError
     from tilebag.server.app import create_app
     from tilebag.server.broker import broker_for
+    from tilebag.server.event_rounds import EventResults
     from tilebag.server.ratings import ResultKeeper
     from tilebag.server.room import RoomError
     from tilebag.server.rooms import Rooms
@@ -79,10 +80,13 @@ def serve(args: argparse.Namespace) -> int:
     except ClusterError as err:
         print(f"tilebag serve: {err}", file=sys.stderr)
         return 2
+    # event games' results, on a thread of their own too: each game that ends, and first those no process recorded
+    event_results = EventResults(service, then=service.game_over)
     # rated games' results, on a thread of their own: each game that ends, and first those no process applied
-    results = ResultKeeper(rooms, then=service.game_over)
+    results = ResultKeeper(rooms, then=event_results.game_over)
     service.game_over = results.game_over
     results.start()
+    event_results.start()
     app = create_app(service, allow_seeds=args.allow_seeds, bot_workers=max(1, args.bot_workers), analyses=analyses)
     print(f"tilebag serve: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
     threading.current_thread().name = "tilebag-serve"
@@ -91,6 +95,7 @@ def serve(args: argparse.Namespace) -> int:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False)
     finally:
         results.stop()
+        event_results.stop()
         if analyses is not None:
             analyses.stop()
     return 0

@@ -369,6 +369,10 @@ class PairingTable(Base):
     """None: ``a`` has the bye."""
     first: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Who goes first (``a`` when known), or none."""
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The board's game on the server, for a round of an online event
+    (:mod:`tilebag.server.event_rounds`); while the game is being made, ``~``
+    and the time its making began; none for a bye, or a board without a game."""
 
 
 class ResultTable(Base):

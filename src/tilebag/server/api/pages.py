@@ -41,6 +41,18 @@ async def profile_page(username: str) -> FileResponse:
     return FileResponse(str(WEB / "profile.html"), media_type="text/html")
 
 
+@router.get("/events", response_class=HTMLResponse)
+async def events_page() -> FileResponse:
+    """The club nights and tournaments of this server, and a form to run one."""
+    return FileResponse(str(WEB / "events.html"), media_type="text/html")
+
+
+@router.get("/events/{event_id}", response_class=HTMLResponse)
+async def event_page(event_id: str) -> FileResponse:
+    """An event's standings, rounds and games, live; its director's controls (the page asks ``GET /api/events/ID``)."""
+    return FileResponse(str(WEB / "event.html"), media_type="text/html")
+
+
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 async def game_page(game_id: str, state: State) -> FileResponse:
     """The game's page; for a game this server does not have, a 404 page that says so and leads to the lobby."""

@@ -9,7 +9,7 @@ export async function drawNav() {
   const nav = $("site-nav");
   if (!nav) return null;
   const account = await me();
-  const links = [el("a", { href: "/", text: "Lobby" })];
+  const links = [el("a", { href: "/", text: "Lobby" }), el("a", { href: "/events", text: "Events" })];
   if (account) {
     links.push(el("a", { href: `/users/${encodeURIComponent(account.username)}`, text: account.username, id: "nav-profile" }),
       el("a", { href: "/account", text: "Account" }));
