@@ -198,6 +198,19 @@ def test_read_game_streams_one_game_at_a_time() -> None:
     assert len(list(gcg.read_games(io.StringIO(one + two)))) == 2
 
 
+def test_a_game_resigned_before_any_move_ends_at_the_next_games_first_line() -> None:
+    """An archive (a player's games, an event's) may hold a game whose only
+    event is a resignation: no move line, and yet the next record starts anew."""
+    from tilebag.game import Game
+
+    resigned = Game(["ann", "ben"], seed=1, first=0)
+    resigned.resign(0)
+    played = "#character-encoding UTF-8\n#player1 c c\n#player2 d d\n>c: CD - +0 0\n"
+    records = list(gcg.read_games(io.StringIO(gcg.dumps(resigned.record()) + played)))
+    assert [[p.nickname for p in r.players] for r in records] == [["ann", "ben"], ["c", "d"]]
+    assert len(records[1].events) == 1
+
+
 def test_read_game_returns_none_on_empty_input() -> None:
     assert gcg.read_game(io.StringIO("")) is None
     assert gcg.read_game(io.StringIO("\n\n")) is None

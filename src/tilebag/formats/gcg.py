@@ -232,6 +232,7 @@ def read_game(
     lines = _LineSource(handle)
     raw: list[tuple[int, str]] = []
     seen_event = False
+    seen_players = False  # a game resigned before any move has no event line: its #player1 still ends it
     while True:
         item = lines.next()
         if item is None:
@@ -242,11 +243,14 @@ def read_game(
         if len(raw) >= MAX_GAME_LINES:
             raise FormatError(f"a game has at most {MAX_GAME_LINES} lines", line=number, source=source)
         stripped = line.strip()
-        if seen_event and stripped.lower().startswith(("#player1 ", "#character-encoding")):
-            lines.push_back(item)
+        lowered = stripped.lower()
+        if (seen_event or seen_players) and lowered.startswith(("#player1 ", "#character-encoding")):
+            lines.push_back(item)  # the next game's first line
             break
         if stripped.startswith(">"):
             seen_event = True
+        elif lowered.startswith("#player1 "):
+            seen_players = True
         raw.append((number, line.rstrip("\r\n").rstrip("\r")))
     if not any(text.strip() for _, text in raw):
         return None
