@@ -116,11 +116,9 @@ def test_positions_with_moves_and_the_error_codes(engine: Engine) -> None:
     assert out[-1] != "bestmove none" and any("info gen move" in line for line in out)
     engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves 8D.QQQQ")
     assert "info string error bad-move" in engine.until("info string error")[-1]
-    engine.send("go gen")  # forced mode: no search without a position, and still one bestmove for the go
+    engine.send("go gen")  # forced mode: no search without a position, so no bestmove
     engine.send("isready")
-    assert engine.until("readyok") == [
-        "info string error no-position send position cgp ... before go", "bestmove none", "readyok"
-    ]
+    assert engine.until("readyok") == ["info string error no-position send position cgp ... before go", "readyok"]
     engine.send("position cgp nonsense")
     assert "bad-position" in engine.until("info string error")[-1]
     engine.send("frobnicate")
@@ -266,7 +264,7 @@ def test_a_sim_ends_with_a_ranking_of_every_play_it_simulated(engine: Engine) ->
     engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0 moves 8D.RETAINS rack.QI")
     engine.send("go sim iterations 200 threads 1 stopcondition 95")  # QI scores far more: the rest drop early
     out = engine.until("bestmove")
-    final = []
+    final: list[tuple[str, int]] = []
     for line in reversed(out[:-1]):  # the last report: from the end back to the provenance or an earlier report
         if not line.startswith("info sim move") or any(line.split()[3] == f[0] for f in final):
             break
@@ -390,3 +388,56 @@ def test_go_infer_reports_the_opponents_likely_leaves_and_a_sim_can_use_them(eng
     assert any(line.startswith("info string no go infer for this position") for line in out)
     engine.send("go gen useinference")
     assert "info string ignored useinference" in engine.until("bestmove")
+
+
+NO_POSITION = "info string error no-position send position cgp ... before go"
+
+
+def test_go_before_any_position_reports_no_position_and_does_not_search(engine: Engine) -> None:
+    """Forced mode, as the conformance harness checks it: a ``go`` with no
+    position is the ``no-position`` error, and no search, so no ``bestmove``
+    (nor a ``stop`` while idle, nor one after ``siunewgame``)."""
+    engine.send("isready")
+    assert engine.until("readyok") == ["readyok"]
+    engine.send("go gen")
+    engine.send("stop")
+    engine.send("go")
+    engine.send("isready")
+    assert engine.until("readyok") == [NO_POSITION, NO_POSITION, "readyok"]
+    engine.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
+    engine.send("siunewgame")  # the next position comes from another game: none is set yet
+    engine.send("go infer")
+    engine.send("isready")
+    assert engine.until("readyok") == [NO_POSITION, "readyok"]
+    time.sleep(0.5)
+    assert engine.lines.empty()
+
+
+def test_go_infer_needs_the_opponents_play_not_the_rack_of_the_player_to_move(engine: Engine) -> None:
+    """The harness's inference position: racks unknown, the opponent opens
+    with ZA. The leaves are streamed as ``info infer`` lines while the
+    search runs (the same leave reported again as the chances settle),
+    after the provenance, and the ``go`` ends ``bestmove none``."""
+    engine.send(f"position cgp {EMPTY} / 0/0 0 moves 8H.ZA")
+    engine.send("go infer iterations 1000000 movetime 1600 depth 2 searchmoves 8D.QI")
+    out = engine.until("bestmove", timeout=60)
+    assert out[-1] == "bestmove none" and not any("error" in line for line in out), out
+    assert out[:3] == ["info string ignored depth", "info string ignored searchmoves", out[2]]
+    assert out[2].startswith("info string provenance ")
+    leaves = [line.split() for line in out if line.startswith("info infer ")]
+    assert leaves and all(words[2] == "leave" and words[4] == "prob" and 0 < float(words[5]) <= 1 for words in leaves)
+    assert all(len(words[3]) == 5 for words in leaves)  # ZA from seven tiles leaves five
+    assert len({words[3] for words in leaves}) < len(leaves)  # streamed: reported more than once
+    assert out.index(next(line for line in out if line.startswith("info infer "))) > 2
+    engine.send("go gen")  # a move of the player to move still needs their rack
+    assert engine.until("bestmove")[-2:] == [
+        "info string error bad-position the rack of the player to move is not known", "bestmove none"]
+    engine.send("go infer infinite")  # inference goes on until stop, and ends with one bestmove
+    time.sleep(1.2)
+    engine.send("isready")
+    assert not any(line.startswith("bestmove") for line in engine.until("readyok"))
+    engine.send("stop")
+    out = engine.until("bestmove")
+    assert out[-1] == "bestmove none" and any(line.startswith("info infer leave") for line in out)
+    engine.send("isready")
+    assert engine.until("readyok") == ["readyok"]

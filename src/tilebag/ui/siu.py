@@ -8,7 +8,11 @@ at once, searching or not. Modes: ``gen`` (the static ranking), ``sim``
 (:class:`tilebag.engine.montecarlo.sim.SimPlayer`), ``endgame``
 (:func:`tilebag.engine.endgame.solver.solve`), ``peg`` and ``auto`` (the endgame
 once the bag is empty, the pre-endgame with one tile in it, the sim
-before). Moves are written as SIU writes them (:mod:`tilebag.ui.siu_notation`).
+before), and ``infer`` (the opponent's likely leaves, streamed; it needs
+the opponent's last play, not the rack of the player to move). Moves are
+written as SIU writes them (:mod:`tilebag.ui.siu_notation`). A ``go``
+before any ``position`` is the ``no-position`` error: no search, so no
+``bestmove``.
 
 A search ends at the first of its limits; a sim stops early only on a
 ``stopcondition``, and ``infinite`` waits for ``stop``. A sim runs on the
@@ -124,10 +128,14 @@ class State:
                 left.remove(tile)
         return left
 
-    def infer(self, engine: Engine, *, samples: int, seconds: float, stop: Callable[[], bool]) -> Inference | str:
+    def infer(self, engine: Engine, *, samples: int, seconds: float, stop: Callable[[], bool],
+              progress: Callable[[Inference], None] | None = None, every: float = 0.5) -> Inference | str:
         """The leaves that explain the opponent's last placement (the last
         of ``moves``; see :mod:`tilebag.engine.montecarlo.inference`), or why there is
-        nothing to infer."""
+        nothing to infer. The rack of the player to move is not needed: the
+        tiles they cannot see then include it. Leaves are drawn ``every``
+        seconds at a time, and what was found so far is given to
+        ``progress`` after each stretch but the last."""
         if self.last_place is None or self.last_place[0] == self.turn:
             return "the last of the moves is not the opponent's placement"
         if self.racks[1 - self.turn] is not None:
@@ -135,9 +143,24 @@ class State:
         _, move, score = self.last_place
         unseen = self.unseen()
         size = min(self.rules.rack_size, len(unseen))
-        found = infer_after(engine, self.board, move, score, unseen, size, bag_count=len(unseen) - size,
-                            seed=len(unseen), samples=samples, seconds=seconds, stop=stop)
-        return found if found is not None else "the play used the whole rack, or the bag is empty"
+        deadline = time.monotonic() + seconds
+        leaves: list[tuple[Tile, ...]] = []
+        tried = 0
+        stretch = 0
+        while True:
+            left = max(0.0, deadline - time.monotonic())
+            part = infer_after(engine, self.board, move, score, unseen, size, bag_count=len(unseen) - size,
+                               seed=len(unseen) + stretch, samples=samples - tried, seconds=min(every, left), stop=stop)
+            if part is None:
+                return "the play used the whole rack, or the bag is empty"
+            leaves += part.leaves
+            tried += part.tried
+            stretch += 1
+            found = Inference(tuple(leaves), tried)
+            if tried >= samples or time.monotonic() >= deadline or stop():
+                return found
+            if progress is not None:
+                progress(found)
 
     @property
     def rack(self) -> list[Tile] | None:
@@ -389,9 +412,8 @@ class SiuEngine:
 
     def go(self, words: list[str]) -> None:
         mode, limits = parse_go(words)
-        if self.state is None:  # forced mode: no search without a position, but every go has its bestmove
+        if self.state is None:  # forced mode: no search without a position, so no bestmove either
             self.error("no-position", "send position cgp ... before go")
-            self.say("bestmove none")
             return
         if mode in UNSUPPORTED:
             self.error("unsupported-mode", mode)
@@ -425,11 +447,11 @@ class SiuEngine:
                 f"info string provenance engine=tilebag/{__version__} leaves={engine.leaves.name} "
                 f"winpct={wins_name} lexicon={lexicon.name}"
             )
-            if state.rack is None:
+            if mode == "infer":  # the opponent's last play is what counts, not the rack of the player to move
+                self._infer(state, engine, limits)
+            elif state.rack is None:
                 self.error("bad-position", "the rack of the player to move is not known")
                 return
-            if mode == "infer":
-                self._infer(state, engine, limits)
             elif mode == "endgame":
                 best = self._endgame(position, engine, limits, state)
             elif mode == "peg":
@@ -473,15 +495,20 @@ class SiuEngine:
         """``go infer``: the opponent's likely leaves, each with its chance,
         kept for a ``go sim useinference`` on this position."""
         self._inferred = None
+        alphabet = state.board.alphabet
+
+        def report(found: Inference) -> None:  # streamed, as sim lines are: repeated as the chances settle
+            for leave, chance in found.chances()[:INFER_LINES]:
+                self.say(f"info infer leave {alphabet.format_rack(leave) or '-'} prob {chance:.4f}")
+
         found = state.infer(engine, samples=limits.iterations or (10**9 if limits.infinite else INFER_SAMPLES),
-                            seconds=limits.seconds(INFER_SECONDS) or INFER_SECONDS, stop=self._stop.is_set)
+                            seconds=limits.seconds(INFER_SECONDS) or INFER_SECONDS, stop=self._stop.is_set,
+                            progress=report)
         if isinstance(found, str):
             self.say(f"info string nothing to infer: {found}")
             return
         self._inferred = (state, found)
-        alphabet = state.board.alphabet
-        for leave, chance in found.chances()[:INFER_LINES]:
-            self.say(f"info infer leave {alphabet.format_rack(leave)} prob {chance:.4f}")
+        report(found)
         self.say(f"info string inferred from {found.tried} leaves drawn, {len(found.leaves)} explain the play")
 
     def _inferred_leaves(self, state: State) -> tuple[tuple[Tile, ...], ...]:
