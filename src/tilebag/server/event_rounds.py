@@ -30,7 +30,7 @@ What this module decides, in one place:
   it (:func:`event_scores`). A tie on the final scores is a draw, as at a
   board, whatever the game's tie-break said. A board with a result already
   (entered or corrected by the director before the game ended) keeps it.
-- **Once per game, off the event loop.** :class:`EventResults` records the
+- **Once per game, off the event loop.** :func:`event_results` (a :class:`~tilebag.server.finished.FinishedGames` worker) records the
   games the service says ended, on a thread of its own, and, when it starts
   and every minute, the event games that are over without a result (a
   process stopped between the end and the record). Recording is idempotent:
@@ -43,7 +43,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import queue
 import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -57,6 +56,7 @@ from tilebag.events.standings import PlayerId
 from tilebag.formats import gcg
 from tilebag.game import GameState
 from tilebag.server.events import EventError, EventStore, Result
+from tilebag.server.finished import FinishedGames
 from tilebag.server.ratings import finished_room
 from tilebag.server.room import RoomError
 from tilebag.server.seeks import Clock, Offer, Terms, terms_of
@@ -78,7 +78,7 @@ __all__ = [
     "CLAIM",
     "STALE_CLAIM_SECONDS",
     "Board",
-    "EventResults",
+    "event_results",
     "EventRounds",
     "RoundGame",
     "StartedRound",
@@ -485,71 +485,11 @@ class EventRounds:
         return "".join(texts)
 
 
-class EventResults:
-    """Records finished event games' results (:meth:`EventRounds.record`) on
-    a thread of its own, never on the event loop: each game the service
-    says is over (:meth:`game_over`, then ``then`` is told too), and, at
-    start and every ``sweep_seconds``, every event game over that no process
-    recorded."""
-
-    def __init__(self, service: GameService, *, then: Callable[[str], None] | None = None,
-                 sweep_seconds: float = 60.0) -> None:
-        self.rounds = EventRounds(EventStore(service.store), service)
-        self.then = then
-        self.sweep_seconds = sweep_seconds
-        self._queue: queue.Queue[str | None] = queue.Queue()
-        self._settled: set[str] = set()
-        """Games this process has handled (told again by every later change, a chat message)."""
-        self._thread = threading.Thread(target=self._run, name="tilebag-event-results", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._queue.put(None)
-        self._thread.join(timeout=10)
-
-    def game_over(self, game_id: str) -> None:
-        """A game is over (from any thread, the event loop included: this only queues it)."""
-        if game_id not in self._settled:
-            self._queue.put(game_id)
-        if self.then is not None:
-            self.then(game_id)
-
-    def sweep(self) -> None:
-        """Record the results no process recorded."""
-        for game_id in self.rounds.unrecorded():
-            self._settled.discard(game_id)
-            self._record(game_id)
-
-    def _run(self) -> None:
-        self._guarded(self.sweep)
-        while True:
-            try:
-                game_id = self._queue.get(timeout=self.sweep_seconds)
-            except queue.Empty:
-                self._guarded(self.sweep)
-                continue
-            if game_id is None:
-                return
-            self._record(game_id)
-
-    def _record(self, game_id: str) -> None:
-        if game_id in self._settled:
-            return
-        if self._guarded(lambda: self.rounds.record(game_id)):
-            if len(self._settled) > 100_000:
-                self._settled.clear()
-            self._settled.add(game_id)
-
-    @staticmethod
-    def _guarded(work: Callable[[], object]) -> bool:
-        """Run ``work``; whether it finished (a failure is logged: the next sweep tries again)."""
-        try:
-            work()
-            return True
-        except RoomError as err:
-            LOGGER.warning("an event game's result was not recorded: %s", err)
-        except Exception:
-            LOGGER.exception("recording an event game's result failed")
-        return False
+def event_results(service: GameService, *, then: Callable[[str], None] | None = None,
+                  sweep_seconds: float = 60.0) -> FinishedGames:
+    """The worker that records each finished event game's result
+    (:meth:`EventRounds.record`) once, and at start and every ``sweep_seconds``
+    every event game over that no process recorded."""
+    rounds = EventRounds(EventStore(service.store), service)
+    return FinishedGames("event-results", handle=rounds.record, pending=rounds.unrecorded, then=then,
+                         sweep_seconds=sweep_seconds)

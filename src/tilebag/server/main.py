@@ -34,8 +34,8 @@ def serve(args: argparse.Namespace) -> int:
     from tilebag.batch import ClusterError
     from tilebag.server.app import create_app
     from tilebag.server.broker import broker_for
-    from tilebag.server.event_rounds import EventResults
-    from tilebag.server.ratings import ResultKeeper
+    from tilebag.server.event_rounds import event_results as event_results_worker
+    from tilebag.server.ratings import result_keeper
     from tilebag.server.room import RoomError
     from tilebag.server.rooms import Rooms
     from tilebag.server.service import GameService
@@ -81,9 +81,9 @@ def serve(args: argparse.Namespace) -> int:
         print(f"tilebag serve: {err}", file=sys.stderr)
         return 2
     # event games' results, on a thread of their own too: each game that ends, and first those no process recorded
-    event_results = EventResults(service, then=service.game_over)
+    event_results = event_results_worker(service, then=service.game_over)
     # rated games' results, on a thread of their own: each game that ends, and first those no process applied
-    results = ResultKeeper(rooms, then=event_results.game_over)
+    results = result_keeper(rooms, then=event_results.game_over)
     service.game_over = results.game_over
     results.start()
     event_results.start()

@@ -43,7 +43,6 @@ import dataclasses
 import json
 import logging
 import math
-import queue
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -59,6 +58,7 @@ from tilebag.formats import gcg
 from tilebag.game import Game, GameState
 from tilebag.record import EventKind, withdrawn_plays
 from tilebag.rules import Rules
+from tilebag.server.finished import FinishedGames
 from tilebag.server.replay import DamagedGameError, rebuild
 from tilebag.server.room import Room, RoomError
 from tilebag.server.rooms import Rooms
@@ -679,70 +679,14 @@ def pending_results(store: Store, *, limit: int = 100) -> list[str]:
         return list(connection.execute(query).scalars())
 
 
-class ResultKeeper:
-    """Applies finished games' results (:func:`apply_result`) on a thread of
-    its own, never on the event loop: each game the service says is over
-    (:meth:`game_over`, then ``then`` is told too), and, at start and every
-    ``sweep_seconds``, every rated game over whose result no process
-    applied (one stopped between the end and the update)."""
-
-    def __init__(self, rooms: Rooms, *, then: Callable[[str], None] | None = None, sweep_seconds: float = 60.0) -> None:
-        self.rooms = rooms
-        self.then = then
-        self.sweep_seconds = sweep_seconds
-        self._queue: queue.Queue[str | None] = queue.Queue()
-        self._settled: set[str] = set()
-        """Games whose end this process has applied (told again by every later change, a chat message)."""
-        self._thread = threading.Thread(target=self._run, name="tilebag-ratings", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._queue.put(None)
-        self._thread.join(timeout=10)
-
-    def game_over(self, game_id: str) -> None:
-        """A game is over (from any thread, the event loop included: this only queues it)."""
-        if game_id not in self._settled:
-            self._queue.put(game_id)
-        if self.then is not None:
-            self.then(game_id)
-
-    def sweep(self) -> None:
-        """Apply the results no process applied."""
-        for game_id in pending_results(self.rooms.store):
-            self._settled.discard(game_id)
-            self._apply(game_id)
-
-    def _run(self) -> None:
-        self._guarded(self.sweep)
-        while True:
-            try:
-                game_id = self._queue.get(timeout=self.sweep_seconds)
-            except queue.Empty:
-                self._guarded(self.sweep)
-                continue
-            if game_id is None:
-                return
-            self._apply(game_id)
-
-    def _apply(self, game_id: str) -> None:
-        if game_id in self._settled:
-            return
-        if self._guarded(lambda: apply_result(self.rooms.store, game_id, rooms=self.rooms)):
-            if len(self._settled) > 100_000:
-                self._settled.clear()
-            self._settled.add(game_id)
-
-    @staticmethod
-    def _guarded(work: Callable[[], object]) -> bool:
-        """Run ``work``; whether it finished (a failure is logged: the next sweep tries again)."""
-        try:
-            work()
-            return True
-        except RoomError as err:
-            LOGGER.warning("a game's result was not applied: %s", err)
-        except Exception:
-            LOGGER.exception("applying a game's result failed")
-        return False
+def result_keeper(rooms: Rooms, *, then: Callable[[str], None] | None = None, sweep_seconds: float = 60.0) -> FinishedGames:
+    """The worker that applies each finished game's result (:func:`apply_result`)
+    once, and at start and every ``sweep_seconds`` every rated game over whose
+    result no process applied (one stopped between the end and the update)."""
+    return FinishedGames(
+        "ratings",
+        handle=lambda game_id: apply_result(rooms.store, game_id, rooms=rooms),
+        pending=lambda: pending_results(rooms.store),
+        then=then,
+        sweep_seconds=sweep_seconds,
+    )
