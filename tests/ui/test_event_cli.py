@@ -5,6 +5,7 @@ and exit status 2, never a traceback."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -123,6 +124,26 @@ def test_a_division_goes_to_tsh_and_back_at_the_command_line(tmp_path: Path) -> 
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr == "tilebag: bad.t:2: no rating after the name in 'Smith, Ann 1700 x'\n"
     assert [e.name for e in events.events()] == ["Club", "Copy"]
+
+
+def test_an_event_in_the_database_is_rated_as_its_tsh_file_is(tmp_path: Path) -> None:
+    """tilebag event ratings gives what tilebag ratings gives for the event's
+    exported .t file: one rating, wherever the results are kept."""
+    database = tmp_path / "club.db"
+    events = EventStore(Store(f"sqlite:///{database}"))
+    club = events.create_event("Club", rounds=2).id
+    events.add_players(club, None, [(n, r, None) for n, r in [("Ann", 1850), ("Bo", 1700), ("Cy", 1500), ("Di", None)]])
+    for number in (1, 2):
+        events.pair(club, None, number, "swiss", seed=number)
+        for board in events.pairings(club, None, number):
+            events.enter_result(club, None, number, board.a, 400 + 10 * board.a, 390)
+    db = ["--db", str(database)]
+    from_database = run("event", "ratings", "Club", "--json", *db)
+    assert from_database[0] == 0, from_database
+    (tmp_path / "club.t").write_text(events.export_tsh(club, None), encoding="utf-8")
+    from_file = run("ratings", str(tmp_path / "club.t"), "--json")
+    assert from_file[0] == 0 and json.loads(from_database[1]) == json.loads(from_file[1])
+    assert run("event", "ratings", "No such event", *db)[0] == 2
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -782,6 +782,18 @@ COMMANDS: tuple[Command, ...] = (
                  EVENT_DB),
             ),
             Command(
+                "ratings",
+                "a division rated the way NASPA rates a tournament, as tilebag ratings rates a .t file",
+                "tilebag.ui.cmd_event:ratings",
+                (
+                    EVENT_ARG, EVENT_DIVISION,
+                    arg("--segments", type=int, metavar="N",
+                        help="rate the event in N parts, one after the other (default: NASPA's)"),
+                    json_arg("print JSON, as tilebag ratings --json does"),
+                    EVENT_DB,
+                ),
+            ),
+            Command(
                 "import",
                 "read a tsh .t file as a new event (or a new division of --event)",
                 "tilebag.ui.cmd_event:import_file",

@@ -375,6 +375,30 @@ def export(args: argparse.Namespace) -> int:
     return _run(args, body)
 
 
+def ratings(args: argparse.Namespace) -> int:
+    """``tilebag event ratings EVENT``: a division rated the NASPA way, as
+    ``tilebag ratings`` rates its ``.t`` file."""
+    from tilebag.events import TshError
+    from tilebag.ui.cmd_ratings import print_ratings
+
+    exported: list[tuple[str, str]] = []
+
+    def body(events: EventStore, where: str) -> int:
+        event = events.find_event(args.event)
+        division = events.division_name(event.id, args.division)
+        try:
+            exported.append((events.export_tsh(event.id, division), f"{event.name}, division {division}"))
+        except TshError as err:
+            raise _Refused(f"division {division} cannot be rated: {err}") from None
+        return 0
+
+    status = _run(args, body)
+    if status or not exported:
+        return status
+    text, source = exported[0]
+    return print_ratings(text, source, segments=args.segments, as_json=args.json)
+
+
 def _read_tsh(path: str) -> str:
     """A ``.t`` file's text: UTF-8, else ISO-8859-1 (tsh's files of old), at most :data:`MAX_FILE_BYTES`."""
     with open(path, "rb") as handle:

@@ -30,10 +30,7 @@ _GAMES = re.compile(r"[0-9]{1,6}")
 
 
 def ratings(args: argparse.Namespace) -> int:
-    import json
-
     from tilebag.events import tsh
-    from tilebag.events.naspa import RatedPlayer, naspa_segments, rate_event, segment_rounds
 
     path = args.event
     try:
@@ -45,6 +42,18 @@ def ratings(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as err:
         print(f"tilebag: {path}: not UTF-8 text (byte {err.start})", file=sys.stderr)
         return 2
+    return print_ratings(text, path, segments=args.segments, as_json=args.json)
+
+
+def print_ratings(text: str, source: str, *, segments: int | None, as_json: bool) -> int:
+    """Print the NASPA ratings of the division a ``.t`` text holds (``tilebag
+    ratings`` and ``tilebag event ratings``); 2 when the text is malformed."""
+    import json
+
+    from tilebag.events import tsh
+    from tilebag.events.naspa import RatedPlayer, naspa_segments, rate_event, segment_rounds
+
+    path = source
     try:
         division = tsh.loads(text)
         players = [RatedPlayer(p, _games_before(p, division.extra.get(p.id, {}), text)) for p in division.players]
@@ -52,10 +61,10 @@ def ratings(args: argparse.Namespace) -> int:
         print(f"tilebag: {path}: {err}", file=sys.stderr)
         return 2
     rounds = max((game.round for game in division.results), default=0)
-    segments = naspa_segments(rounds) if args.segments is None else args.segments
+    segments = naspa_segments(rounds) if segments is None else segments
     parts = segment_rounds(rounds, segments)
     table = rate_event(players, division.results, segments=segments)
-    if args.json:
+    if as_json:
         print(json.dumps({
             "segments": [[part.start, part.stop - 1] for part in parts if part],
             "players": [
