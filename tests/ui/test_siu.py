@@ -355,6 +355,20 @@ def _parent_of(proc: Path) -> int | None:
         return None
 
 
+def _last_infer_report(lines: list[list[str]]) -> list[list[str]]:
+    """The last of the streamed ``info infer`` reports: a report lists each
+    leave once, likeliest first, so a leave seen again or a chance that rises
+    starts the next report."""
+    reports: list[list[list[str]]] = []
+    for words in lines:
+        current = reports[-1] if reports else None
+        if current is None or words[3] in {w[3] for w in current} or float(words[5]) > float(current[-1][5]):
+            reports.append([words])
+        else:
+            current.append(words)
+    return reports[-1] if reports else []
+
+
 def test_go_infer_reports_the_opponents_likely_leaves_and_a_sim_can_use_them(engine: Engine) -> None:
     """The opponent opened with OX for 18 points: a static player does that
     only keeping very good tiles, so the sim told to use the inference
@@ -363,7 +377,7 @@ def test_go_infer_reports_the_opponents_likely_leaves_and_a_sim_can_use_them(eng
     engine.send(opened)
     engine.send("go infer iterations 1500")
     out = engine.until("bestmove")
-    leaves = [line.split() for line in out if line.startswith("info infer leave")]
+    leaves = _last_infer_report([line.split() for line in out if line.startswith("info infer leave")])
     assert out[-1] == "bestmove none" and 3 <= len(leaves) <= 20
     chances = [float(words[5]) for words in leaves]
     assert all(len(words[3]) == 5 for words in leaves) and chances == sorted(chances, reverse=True)
