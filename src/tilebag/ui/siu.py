@@ -12,7 +12,8 @@ before), and ``infer`` (the opponent's likely leaves, streamed; it needs
 the opponent's last play, not the rack of the player to move). Moves are
 written as SIU writes them (:mod:`tilebag.ui.siu_notation`). A ``go``
 before any ``position`` is the ``no-position`` error: no search, so no
-``bestmove``.
+``bestmove``; one on a position in a variant other than classic (CGP's
+``var`` opcode) is the ``unsupported-mode`` error, ended ``bestmove none``.
 
 A search ends at the first of its limits; a sim stops early only on a
 ``stopcondition``, and ``infinite`` waits for ``stop``. A sim runs on the
@@ -74,6 +75,9 @@ INFER_LINES = 20
 """The likeliest leaves a ``go infer`` reports."""
 NEEDS = {"endgame": "an empty bag", "peg": "one tile in the bag"}
 """What the bag must hold for the solving modes."""
+VARIANTS = ("classic",)
+"""The variants (CGP's ``var`` opcode) every mode searches; a ``go`` on a
+position in another is the ``unsupported-mode`` error."""
 
 GEN_LINES = 10
 
@@ -415,8 +419,12 @@ class SiuEngine:
         if self.state is None:  # forced mode: no search without a position, so no bestmove either
             self.error("no-position", "send position cgp ... before go")
             return
-        if mode in UNSUPPORTED:
-            self.error("unsupported-mode", mode)
+        variant = self.state.parsed.variant
+        if mode in UNSUPPORTED or (variant is not None and variant.lower() not in VARIANTS):
+            if mode in UNSUPPORTED:
+                self.error("unsupported-mode", mode)
+            else:
+                self.error("unsupported-mode", f"{mode}: tilebag searches the {' and '.join(VARIANTS)} variant, not {variant}")
             self.say("bestmove none")
             return
         threads = limits.threads or int(self.options.get("threads") or CORES)
@@ -521,6 +529,8 @@ class SiuEngine:
             self.say(f"info string {len(leaves)} leaves explain the play, too few to use: the opponent's racks are "
                      "drawn from all the unseen tiles")
             return ()
+        self.say(f"info string useinference: the opponent's racks are dealt from the {len(leaves)} leaves the last go "
+                 "infer found")
         return leaves
 
     def _chosen(self, plays: list[Play], limits: GoLimits, board: Board) -> list[Play]:
