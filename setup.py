@@ -11,7 +11,9 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 # Equities must match the reference to the last bit, so no fused multiply-add.
-FLAGS = [] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]
+FLAGS = [] if sys.platform == "win32" else ["-O2", "-ffp-contract=off", "-pthread"]
+# The endgame search's helpers run on POSIX threads (elsewhere it searches on one).
+LINK = [] if sys.platform == "win32" else ["-pthread"]
 
 NATIVE = Path("src/tilebag/engine/native")
 SOURCES = sorted(str(path) for path in NATIVE.glob("*.c"))
@@ -25,6 +27,7 @@ setup(
             SOURCES,
             depends=sorted(str(path) for path in NATIVE.glob("*.h")),
             extra_compile_args=FLAGS,
+            extra_link_args=LINK,
             optional=True,
         )
     ]

@@ -369,6 +369,9 @@ def test_numbers_a_search_cannot_count_with_are_refused() -> None:
         core.endgame(board, tiles("A"), tiles("E"), 0, 6, 1, 1.0, 1 << 62, None, None)
     with pytest.raises(TypeError, match="stop and on_depth must each be None or a callable"):
         core.endgame(board, tiles("A"), tiles("E"), 0, 6, 1, 1.0, 1, 3, None)
+    for threads in (0, -1, 65):
+        with pytest.raises(ValueError, match=f"{threads} threads: it takes 1 to 64"):
+            core.endgame(board, tiles("A"), tiles("E"), 0, 6, 1, 1.0, 1, None, None, threads)
 
 
 class Sneaky:

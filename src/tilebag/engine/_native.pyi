@@ -95,5 +95,6 @@ class Core:
         table_megabytes: int,
         stop: Callable[[], object] | None,
         on_depth: Callable[[int, int, bool, int, list[EndgameLineMove]], object] | None,
+        threads: int = 1,
         /,
     ) -> tuple[int, int, bool, int, list[EndgameLineMove], bool]: ...

@@ -306,8 +306,13 @@ class EndgameBench:
     nodes: int = 0
     limit: float | None = None
     core: str = "python"
+    threads: int = 1
     stopped: bool = False
     """True when Ctrl+C ended the run early: the figures are of the endgames solved before."""
+    checked: int = 0
+    """Endgames solved exactly again on one thread (``check``)."""
+    disagreements: list[str] = field(default_factory=list)
+    """The games whose endgame one thread valued otherwise, or answered with another move."""
 
     def percentile(self, fraction: float) -> float:
         return percentile(self.times, fraction)
@@ -319,6 +324,7 @@ class EndgameBench:
     def as_dict(self) -> dict[str, object]:
         return {
             "core": self.core,
+            "threads": self.threads,
             "games": self.games,
             "positions": self.positions,
             "exact": self.exact,
@@ -331,6 +337,8 @@ class EndgameBench:
             "exact_max_s": round(max(self.exact_times, default=0.0), 3),
             "total_s": round(sum(self.times), 1),
             "nodes_per_second": self.nodes_per_second(),
+            "checked": self.checked,
+            "disagreements": self.disagreements,
             "stopped": self.stopped,
         }
 
@@ -338,12 +346,17 @@ class EndgameBench:
         limit = f", at most {self.limit:g} s each" if self.limit else ""
         stopped = " (stopped by Ctrl+C)" if self.stopped else ""
         solved = self.exact_times
+        checked = (
+            f"; solved again on one thread: {self.checked}, disagreeing: {len(self.disagreements)}"
+            + (f" ({', '.join(self.disagreements)})" if self.disagreements else "")
+            if self.checked else ""
+        )
         return (
-            f"{self.games} games, {self.positions} endgames ({self.core} core{limit}){stopped}: "
+            f"{self.games} games, {self.positions} endgames ({self.core} core, {self.threads} threads{limit}){stopped}: "
             f"{self.exact} solved exactly, in median {percentile(solved, 0.5):.3f} s, p90 {percentile(solved, 0.9):.3f} s, "
             f"max {max(solved, default=0.0):.3f} s; every endgame: median {self.percentile(0.5):.3f} s, "
             f"p90 {self.percentile(0.9):.3f} s, max {max(self.times, default=0.0):.3f} s, total {sum(self.times):.1f} s; "
-            f"{self.nodes_per_second()} positions searched a second"
+            f"{self.nodes_per_second()} positions searched a second{checked}"
         )
 
 
@@ -354,6 +367,8 @@ def bench_endgames(
     seconds: float | None = 10.0,
     progress: Callable[[int], None] | None = None,
     core: str | None = None,
+    threads: int = 1,
+    check: bool = False,
 ) -> EndgameBench:
     """Play ``games`` static self-play games (seeds ``seed``, ``seed + 1``,
     ...) to the point where the bag empties and solve each of those
@@ -361,20 +376,30 @@ def bench_endgames(
 
     :param progress: called with the games done after each.
     :param core: the search's core (default: the engine's).
+    :param threads: the threads each endgame is searched on.
+    :param check: solve each endgame solved exactly again on one thread,
+        with no time limit: the value and the move must be the same.
     """
     lexicon = default_lexicon()
     engine = Engine.for_lexicon(lexicon)
     bot = StaticPlayer("bench")
-    result = EndgameBench(limit=seconds, core=core or engine.core)
+    result = EndgameBench(limit=seconds, core=core or engine.core, threads=threads)
     try:
         for number in range(games):
             game = Game(["a", "b"], lexicon=lexicon, seed=seed + number)
             while not game.is_over() and len(game.bag):
                 game.push(bot.choose(game))
             if not game.is_over():
-                solution = solve(game.position(), engine, seconds=seconds, core=result.core)
+                solution = solve(game.position(), engine, seconds=seconds, core=result.core, threads=threads)
                 if solution.stopped:
                     raise KeyboardInterrupt
+                if check and solution.exact:
+                    again = solve(game.position(), engine, core=result.core, threads=1)
+                    if again.stopped:
+                        raise KeyboardInterrupt
+                    result.checked += 1
+                    if (again.gain, again.moves[0].move) != (solution.gain, solution.moves[0].move):
+                        result.disagreements.append(f"seed {seed + number}")
                 result.positions += 1
                 result.exact += solution.exact
                 result.times.append(solution.seconds)

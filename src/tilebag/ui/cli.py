@@ -77,6 +77,15 @@ CLUSTER = arg(
 LEAVES = arg("--leaves", metavar="NAME|PATH", help="leave values: heuristic (default), .klv/.klv2 or a table")
 
 
+def _threads(text: str) -> str:
+    """``--bot-threads``: a number from 1 to 64, or ``all``."""
+    if text.strip().lower() == "all":
+        return "all"
+    if not text.strip().isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number from 1 to 64, or all")
+    return str(int(text))
+
+
 def json_arg(what: str) -> Arg:
     return arg("--json", action="store_true", help=what)
 
@@ -433,13 +442,14 @@ COMMANDS: tuple[Command, ...] = (
         (
             arg("--cgp", required=True, metavar="CGP", help="the position, both racks known (RACK/RACK), the bag empty"),
             arg("--seconds", type=float, metavar="S", help="stop after S seconds with the deepest line finished"),
+            arg("--threads", type=int, metavar="N", help="threads to search on (default: one a core)"),
             arg("--lexicon", metavar="NAME_OR_FILE", help="the lexicon (default: the default lexicon)"),
             json_arg("print one JSON object"),
         ),
         description=(
             "Search the endgame to the end of the game (negamax with alpha-beta, iterative deepening and a "
-            "transposition table) for the player to move: prints the best line and the final spread, and "
-            "whether it is exact. Each depth finished is shown as it comes; Ctrl+C keeps the deepest."
+            "transposition table, on every core) for the player to move: prints the best line and the final "
+            "spread, and whether it is exact. Each depth finished is shown as it comes; Ctrl+C keeps the deepest."
         ),
     ),
     Command(
@@ -498,6 +508,9 @@ COMMANDS: tuple[Command, ...] = (
                     arg("--games", type=int, default=20, metavar="N", help="self-play games (default 20)"),
                     arg("--seconds", type=float, default=10.0, metavar="S", help="time limit per endgame (default 10)"),
                     arg("--seed", type=int, default=1, help="seed of the first game (default 1)"),
+                    arg("--threads", type=int, metavar="N", help="threads each endgame is searched on (default: one a core)"),
+                    arg("--check", action="store_true",
+                        help="solve each endgame again on one thread: the values and moves must agree"),
                     json_arg("print one JSON object"),
                 ),
             ),
@@ -567,6 +580,8 @@ COMMANDS: tuple[Command, ...] = (
             arg("--allow-seeds", action="store_true", help="accept a seed when a game is created (tests, teaching)"),
             arg("--bot-workers", type=int, default=1, metavar="N",
                 help="processes the bots think in (default 1; 0: in the server's own process)"),
+            arg("--bot-threads", type=_threads, default="1", metavar="N",
+                help="threads each bot's endgame search runs on: a number, or all for one a core (default 1)"),
             arg("--analysis-workers", type=int, default=1, metavar="N",
                 help="processes that analyse finished games (default 1; 0: each game when first asked for)"),
             arg("--analysis-seconds", type=float, default=0.0, metavar="S",

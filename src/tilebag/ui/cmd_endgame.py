@@ -43,6 +43,8 @@ def endgame(args: argparse.Namespace) -> int:
 
     if args.seconds is not None and args.seconds <= 0:
         raise FormatError("--seconds must be more than 0")
+    if args.threads is not None and not 1 <= args.threads <= 64:
+        raise FormatError("--threads must be 1 to 64")
     parsed = cgp.parse(args.cgp)
     position = endgame_position(parsed)
     lexicon = load_lexicon(args.lexicon)
@@ -52,7 +54,7 @@ def endgame(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"depth {depth}: {value:+d} ({seconds:.2f} s)", file=sys.stderr, flush=True)
 
-    solution = solve(position, engine, seconds=args.seconds, on_depth=progress)
+    solution = solve(position, engine, seconds=args.seconds, on_depth=progress, threads=args.threads)
     if args.json:
         print(json.dumps(solution.to_dict()))
     else:
@@ -67,18 +69,21 @@ def bench(args: argparse.Namespace) -> int:
     """``tilebag bench endgame``: the time to solve the bag-empty position of
     each of many self-play games (the compiled search when it is built;
     ``TILEBAG_CORE=python`` measures the reference)."""
+    from tilebag.engine.endgame.solver import threads_for
     from tilebag.engine.movegen.generator import default_core
     from tilebag.lab.bench import bench_endgames
     from tilebag.progress import Progress
 
-    if args.games < 1 or args.seconds <= 0:
-        print("tilebag: bench endgame: --games from 1 and --seconds more than 0", file=sys.stderr)
+    if args.games < 1 or args.seconds <= 0 or (args.threads is not None and not 1 <= args.threads <= 64):
+        print("tilebag: bench endgame: --games from 1, --seconds more than 0, --threads 1 to 64", file=sys.stderr)
         return 2
     core = default_core()
-    with Progress(args.games, f"games, each endgame solved ({core} core)") as bar:
-        result = bench_endgames(args.games, seed=args.seed, seconds=args.seconds, progress=bar.update, core=core)
+    threads = threads_for(args.threads)
+    with Progress(args.games, f"games, each endgame solved ({core} core, {threads} threads)") as bar:
+        result = bench_endgames(args.games, seed=args.seed, seconds=args.seconds, progress=bar.update, core=core,
+                                threads=threads, check=args.check)
     print(json.dumps(result.as_dict()) if args.json else result.text())
-    return 130 if result.stopped else 0
+    return 130 if result.stopped else 1 if result.disagreements else 0
 
 
 def wintable(args: argparse.Namespace) -> int:

@@ -12,10 +12,14 @@ from it: their final score minus the other's, minus the same now.
 When a depth reaches the end of every line the search is exact and stops;
 with a time limit it returns the best line of the deepest search finished.
 
-With the compiled core (an engine whose core is ``native``) the same search
-runs in C (``engine/native/endgame.c``), step for step: the same positions in the
-same order, the same values, lines and counts, many times faster, without
-holding the GIL. The search written here is the reference (``core="python"``).
+With the compiled core (an engine whose core is ``native``) the search runs
+in C (``engine/native/endgame.c``), without holding the GIL, many times
+faster: the same search but for the order of its moves (those that go out
+first, by what they are worth), and on as many threads as it is given
+(Lazy SMP: searches sharing one transposition table). It finds the value
+the search written here finds (the reference, ``core="python"``), and the
+same move however many threads it has: the first in its fixed order that
+makes the value.
 
 >>> from tilebag.bag import Bag
 >>> from tilebag.board import Board
@@ -32,6 +36,7 @@ holding the GIL. The search written here is the reference (``core="python"``).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -236,6 +241,7 @@ def solve(
     stop: Callable[[], bool] | None = None,
     on_line: Callable[[EndgameSolution], None] | None = None,
     core: str | None = None,
+    threads: int | None = 1,
 ) -> EndgameSolution:
     """Solve a two-player endgame (bag empty) for the player to move.
 
@@ -247,11 +253,14 @@ def solve(
     :param on_depth: called after each depth with the depth, its value and the seconds so far.
     :param stop: asked now and then: true ends the search as the time running out does.
     :param on_line: called after each depth with the solution so far.
-    :param core: ``native`` (the compiled search: the same search, many
-        times faster, at most 250 plies deep) or ``python`` (the reference);
-        default: the engine's core.
+    :param core: ``native`` (the compiled search: many times faster, at
+        most 250 plies deep) or ``python`` (the reference); default: the
+        engine's core.
+    :param threads: the compiled search's threads (``None``: one a core;
+        the reference searches on one). The value and the move do not
+        depend on it.
     :raises ValueError: for a position with tiles in the bag or not two
-        players, or a core that is unknown or not built.
+        players, a core that is unknown or not built, or fewer than one thread.
     """
     if len(position.bag) or len(position.racks) != 2:
         raise ValueError("an endgame has two players and an empty bag")
@@ -260,11 +269,31 @@ def solve(
         raise ValueError(f"no endgame search core {core!r} (known: {', '.join(CORES)})")
     if core == "native" and not native_available():
         raise ValueError("the compiled core is not available in this installation (it needs a C compiler at install)")
-    limits = _Limits((rules or engine.rules).scoreless_limit(2), max_depth, seconds, table_megabytes)
+    threads = threads_for(threads)
+    limits = _Limits((rules or engine.rules).scoreless_limit(2), max_depth, seconds, table_megabytes, threads)
     report = _Report(position, on_depth, on_line)
     if core == "native":
         return _solve_native(position, engine, limits, report, stop)
     return _solve_python(position, engine, limits, report, stop)
+
+
+MOST_THREADS = 64
+"""The most threads one search runs on (the compiled core's limit)."""
+
+
+def threads_for(threads: int | None) -> int:
+    """The threads a search runs on: ``threads``, or one a core for ``None``
+    (at most :data:`MOST_THREADS`).
+
+    >>> threads_for(2), threads_for(None) >= 1
+    (2, True)
+    """
+    if threads is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        return max(1, min(MOST_THREADS, cores))
+    if not 1 <= threads <= MOST_THREADS:
+        raise ValueError(f"an endgame search runs on 1 to {MOST_THREADS} threads, not {threads}")
+    return threads
 
 
 @dataclass(frozen=True)
@@ -275,6 +304,7 @@ class _Limits:
     max_depth: int
     seconds: float | None
     table_megabytes: int
+    threads: int = 1
 
 
 class _Report:
@@ -372,6 +402,7 @@ def _solve_native(position: Position, engine: Engine, limits: _Limits, report: _
             limits.table_megabytes,
             stop,
             depth_done,
+            limits.threads,
         )
     except KeyboardInterrupt:  # Ctrl+C while a depth was reported: the deepest line finished so far
         nodes, stopped = report.found.nodes if report.found else 0, True
