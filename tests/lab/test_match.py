@@ -45,7 +45,8 @@ def test_the_statistics_of_a_match() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["genius", "static:depth=2", "static:leaves", "beginner:seed=x", "sim:seconds=0", "sim:workers=0", "champion:workers=some"]
+    "spec", ["genius", "static:depth=2", "static:leaves", "beginner:seed=x", "sim:seconds=0", "sim:workers=0", "champion:workers=some",
+             "champion:threads=0", "champion:threads=65"]
 )
 def test_a_spec_that_names_no_bot_is_refused(spec: str) -> None:
     with pytest.raises(BotSpecError):
@@ -88,3 +89,14 @@ def test_ctrl_c_stops_a_match_and_reports_the_games_finished() -> None:
     assert "stopped early" in out and "Traceback" not in err
     games = int(out.split(": ")[1].split()[0])
     assert games > 0
+
+
+def test_the_champion_is_given_threads_for_its_endgames() -> None:
+    from tilebag.engine.bots import make_bot
+    from tilebag.engine.bots.champion import ChampionPlayer
+
+    champion = parse_bot_spec("champion:threads=all,workers=1").make()
+    assert isinstance(champion, ChampionPlayer) and champion.threads is None and champion._sim.workers == 1
+    assert parse_bot_spec("champion").make().threads == 1  # a match already plays a game on each core
+    made = make_bot("champion", threads=3)
+    assert isinstance(made, ChampionPlayer) and made.threads == 3 and make_bot("static", threads=3).name == "static"

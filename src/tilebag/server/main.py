@@ -51,8 +51,9 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     from tilebag.server.thinking import Thinkers
 
-    thinkers = Thinkers(workers=max(1, args.bot_workers)) if args.bot_workers else None
-    rooms = Rooms(store, thinkers=thinkers)
+    bot_threads = None if args.bot_threads == "all" else int(args.bot_threads)
+    thinkers = Thinkers(workers=max(1, args.bot_workers), threads=bot_threads) if args.bot_workers else None
+    rooms = Rooms(store, thinkers=thinkers, bot_threads=bot_threads)
     service = GameService(rooms, broker=broker)
     broker.start(service.heard, service.catch_up)
     print(f"tilebag serve: games in {where}" + (f", shared through {args.broker}" if args.broker else ""), file=sys.stderr)

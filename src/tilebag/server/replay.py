@@ -53,7 +53,7 @@ def rebuild(rooms: Rooms, game_id: str, setup: dict[str, object], seed: int) -> 
         if row.kind != "bot":
             continue
         kind = row.bot or "static"
-        bots[row.seat] = thinkers.bot(kind, row.name) if thinkers is not None else make_bot(kind, row.name)
+        bots[row.seat] = thinkers.bot(kind, row.name) if thinkers is not None else make_bot(kind, row.name, threads=rooms.bot_threads)
     practice = setup.get("practice")  # the seats made with "practice": true
     seats_in_practice = [seat for seat in practice if isinstance(seat, int)] if isinstance(practice, list) else []
     room = Room(game_id, Table(game, bots, details=True, practice=seats_in_practice), seats, setup)

@@ -30,10 +30,15 @@ class Rooms:
     """Every game this process holds, each rebuilt from the store when first
     asked for; the lexicons they use, loaded once."""
 
-    def __init__(self, store: Store, *, lexicons: dict[str, Lexicon] | None = None, thinkers: Thinkers | None = None) -> None:
+    def __init__(
+        self, store: Store, *, lexicons: dict[str, Lexicon] | None = None, thinkers: Thinkers | None = None,
+        bot_threads: int | None = 1,
+    ) -> None:
         self.store = store
         self.thinkers = thinkers
         """Worker processes for the bots to think in (none: they think here)."""
+        self.bot_threads = bot_threads
+        """The threads a bot's endgame search runs on (``--bot-threads``; ``None``: one a core)."""
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}

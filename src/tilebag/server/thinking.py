@@ -52,14 +52,14 @@ def _lexicon(name: str | None) -> Lexicon:
     return found
 
 
-def _think(record: str, lexicon: str | None, kind: str, name: str, seat: int, seed: int) -> str | None:
+def _think(record: str, lexicon: str | None, kind: str, name: str, seat: int, seed: int, threads: int | None = 1) -> str | None:
     """The move (GCG notation) the bot at ``seat`` makes in the game this
     record (as the seat sees it) leaves, or ``None`` when it is not that
     seat's turn there."""
     game = resume(gcg.loads(record), lexicon=_lexicon(lexicon), seed=seed)
     if game.turn != seat or game.state is not GameState.PLAYING:
         return None
-    move = make_bot(kind, name).choose(game)
+    move = make_bot(kind, name, threads=threads).choose(game)
     return game.notation(move) if move.kind is MoveKind.PLACE else move.gcg(game.alphabet, game.layout)
 
 
@@ -67,8 +67,10 @@ class Thinkers:
     """The worker processes bots think in (started with ``spawn``: the
     server's threads are not copied into them)."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, threads: int | None = 1) -> None:
         self.workers = workers
+        self.threads = threads
+        """The threads each bot's endgame search runs on (``None``: one a core)."""
         self._lock = threading.Lock()
         self.pool = self._start()
 
@@ -84,7 +86,7 @@ class Thinkers:
         for attempt in range(2):
             pool = self.pool
             try:
-                return pool.submit(_think, record, lexicon, kind, name, seat, seed).result(timeout=THINK_SECONDS)
+                return pool.submit(_think, record, lexicon, kind, name, seat, seed, self.threads).result(timeout=THINK_SECONDS)
             except BrokenProcessPool:
                 LOGGER.warning("a bot worker process died: starting another")
                 with self._lock:
@@ -125,5 +127,5 @@ class RemoteBot:
 
     def choose(self, game: Game) -> Move:
         if self._here is None:
-            self._here = make_bot(self.kind, self.name)
+            self._here = make_bot(self.kind, self.name, threads=self.thinkers.threads)
         return self._here.choose(game)

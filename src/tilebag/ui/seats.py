@@ -58,7 +58,8 @@ def new_table(
         judge = load_lexicon(lexicon, alphabet=load_alphabet(rules.alphabet))
     game = Game(names, rules=rules, lexicon=judge, seed=seed)
     first_bot = len(names) - len(kinds)
-    bots = {first_bot + i: make_bot(kind, names[first_bot + i]) for i, kind in enumerate(kinds)}
+    # one game on this machine, its bots thinking one at a time: each may use every core
+    bots = {first_bot + i: make_bot(kind, names[first_bot + i], threads=None) for i, kind in enumerate(kinds)}
     table = Table(game, bots, practice=practice)
     check_bots_can_play(table)
     return table
@@ -175,5 +176,5 @@ def resume_table(
     for seat, player in enumerate(game.players):
         kind = bot_kind_of(player.name)
         if kind is not None:
-            bots[seat] = make_bot(kind, player.name)
+            bots[seat] = make_bot(kind, player.name, threads=None)
     return Table(game, bots, now=now, practice=practice)

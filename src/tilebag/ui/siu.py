@@ -16,8 +16,10 @@ before any ``position`` is the ``no-position`` error: no search, so no
 ``var`` opcode) is the ``unsupported-mode`` error, ended ``bestmove none``.
 
 A search ends at the first of its limits; a sim stops early only on a
-``stopcondition``, and ``infinite`` waits for ``stop``. A sim runs on the
-``Threads`` option's processes, forked before the search's thread starts;
+``stopcondition``, and ``infinite`` waits for ``stop``. Every mode uses the
+``Threads`` option's cores (default: all): the endgame and the pre-endgame's
+endgames as threads of the compiled search, a sim as processes, forked
+before the search's thread starts;
 input is read with ``os.read`` so that no thread holds a lock of
 ``sys.stdin`` that a forked process would wait on.
 """
@@ -39,7 +41,7 @@ from tilebag.board import Board
 from tilebag.engine import Engine
 from tilebag.engine.bots.champion import fitting_search
 from tilebag.engine.endgame.preendgame import solve_preendgame
-from tilebag.engine.endgame.solver import EndgameSolution, solve
+from tilebag.engine.endgame.solver import MOST_THREADS, EndgameSolution, solve
 from tilebag.engine.equity.leaves import DEFAULT_LEAVES
 from tilebag.engine.equity.winpct import WinTable
 from tilebag.engine.montecarlo.inference import Inference, infer_after
@@ -461,9 +463,9 @@ class SiuEngine:
                 self.error("bad-position", "the rack of the player to move is not known")
                 return
             elif mode == "endgame":
-                best = self._endgame(position, engine, limits, state)
+                best = self._endgame(position, engine, limits, state, threads)
             elif mode == "peg":
-                best = self._peg(position, engine, unseen, limits, state)
+                best = self._peg(position, engine, unseen, limits, state, threads)
             else:
                 everything = list(engine.plays(position.board, position.racks[0], bag_count=max(0, bag_count)))
                 plays = self._chosen(everything, limits, state.board)
@@ -593,9 +595,9 @@ class SiuEngine:
                 f"eq {c.equity:.1f} eqse {_points_error(c.points):.1f} iters {n}"
             )
 
-    def _endgame(self, position: Position, engine: Engine, limits: GoLimits, state: State) -> str:
+    def _endgame(self, position: Position, engine: Engine, limits: GoLimits, state: State, threads: int) -> str:
         """``go endgame``: the bag-empty position solved (:meth:`_fitting`
-        sends only such a position), each deeper line streamed."""
+        sends only such a position) on ``threads`` threads, each deeper line streamed."""
         seconds = limits.seconds(None)
         depth = limits.depth or 30
         megabytes = int(self.options.get("endgamehash") or DEFAULT_HASH)
@@ -606,13 +608,14 @@ class SiuEngine:
             self.say(f"info depth {found.depth} nodes {found.nodes} time {int(found.seconds * 1000)}")
 
         solution = solve(position, engine, max_depth=depth, seconds=seconds, table_megabytes=megabytes,
-                         stop=self._stop.is_set, on_line=line)
+                         stop=self._stop.is_set, on_line=line, threads=min(threads, MOST_THREADS))
         return siu_move(state.board, solution.moves[0].move) if solution.moves else "pass"
 
-    def _peg(self, position: Position, engine: Engine, unseen: list[Tile], limits: GoLimits, state: State) -> str:
+    def _peg(self, position: Position, engine: Engine, unseen: list[Tile], limits: GoLimits, state: State,
+             threads: int) -> str:
         """``go peg``: the pre-endgame, one tile in the bag, each candidate's
         wins, draws and losses over the tiles the bag may hold (:meth:`_fitting`
-        sends only a position with one)."""
+        sends only a position with one), each endgame on ``threads`` threads."""
         known = state.racks[1 - state.turn] is not None
         plays = [p for p in engine.plays(position.board, position.racks[0], bag_count=1) if p.move.kind is MoveKind.PLACE]
         if not plays:
@@ -623,6 +626,7 @@ class SiuEngine:
         result = solve_preendgame(
             position, engine, unseen=unseen, draws=position.bag.tiles() if known else None,
             moves=[p.move for p in chosen] if chosen else None, seconds=limits.seconds(None), stop=self._stop.is_set,
+            threads=min(threads, MOST_THREADS),
         )
         alphabet = engine.alphabet
         for candidate in result.plays:

@@ -41,13 +41,18 @@ def describe_bot(kind: str) -> str:
     return _bot_class(kind).description
 
 
-def make_bot(kind: str, name: str | None = None, *, core: str | None = None) -> Player:
+def make_bot(kind: str, name: str | None = None, *, core: str | None = None, threads: int | None = 1) -> Player:
     """A bot by kind name (``beginner``, ``greedy``, ``static``), using the
     given move generator core (default: the compiled one when built).
 
+    :param threads: the threads the champion's endgame searches run on
+        (``None``: one a core); the other bots think on one.
     :raises ValueError: naming the known kinds.
     """
-    return _bot_class(kind)(name or kind.lower(), core=core)
+    factory = _bot_class(kind)
+    if factory is ChampionPlayer:
+        return ChampionPlayer(name or kind.lower(), core=core, threads=threads)
+    return factory(name or kind.lower(), core=core)
 
 
 def _bot_class(kind: str) -> type[BeginnerPlayer] | type[GreedyPlayer] | type[StaticPlayer] | type[ChampionPlayer]:

@@ -53,7 +53,11 @@ class ChampionPlayer:
     a move; the static player's choice in the variations' turns and games
     of more than two.
 
-    :param workers: processes the simulation runs in (default 1; ``None``: every core).
+    :param workers: the processes the simulation runs in (default 1;
+        ``None``: every core; forked, so only for a program with no other
+        threads running, see :class:`~tilebag.engine.montecarlo.sim.SimPlayer`).
+    :param threads: the threads the pre-endgame's and the endgame's searches
+        run on (default 1; ``None``: one a core); safe anywhere.
     """
 
     kind: ClassVar[str] = "champion"
@@ -65,11 +69,12 @@ class ChampionPlayer:
 
     def __init__(
         self, name: str = "champion", *, core: str | None = None, seconds: float = DEFAULT_SECONDS, seed: int = 0,
-        workers: int | None = 1,
+        workers: int | None = 1, threads: int | None = 1,
     ) -> None:
         self.name = name
         self.seconds = seconds
         self._static = StaticPlayer(name, core=core)
+        self.threads = threads
         self._sim = SimPlayer(name, seconds=seconds, seed=seed, workers=workers)
         self.last_preendgame: PreendgameResult | None = None
         """The last pre-endgame it solved."""
@@ -87,14 +92,14 @@ class ChampionPlayer:
         if search == "peg":
             result = solve_preendgame(
                 game.position(), self.engine(game), unseen=game.unseen(game.turn), rules=game.rules,
-                candidates=PREENDGAME_CANDIDATES, seconds=self.seconds,
+                candidates=PREENDGAME_CANDIDATES, seconds=self.seconds, threads=self.threads,
             )
             self.last_preendgame = result
             if result.plays:
                 return game.check(result.plays[0].play.move)
         if search != "endgame":
             return self._sim.choose(game)
-        solution = solve(game.position(), self.engine(game), rules=game.rules, seconds=self.seconds)
+        solution = solve(game.position(), self.engine(game), rules=game.rules, seconds=self.seconds, threads=self.threads)
         if not solution.moves:
             return self._static.choose(game)
         return game.check(solution.moves[0].move)

@@ -45,7 +45,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "greedy": (),
     "beginner": ("seed",),
     "sim": ("plies", "late", "seconds", "candidates", "iterations", "seed", "leaves", "wins", "workers", "confidence", "infer"),
-    "champion": ("seconds", "seed", "workers"),  # the simulating player
+    "champion": ("seconds", "seed", "workers", "threads"),  # workers: the simulation's; threads: the endgames'
 }
 """The options each kind takes."""
 
@@ -92,6 +92,7 @@ class BotSpec:
                 seconds=float(self.options.get("seconds", "1")),
                 seed=int(self.options.get("seed", "0")),
                 workers=_workers(self.options.get("workers")),
+                threads=_workers(self.options.get("threads")),
             )
         if self.kind == "sim":
             from tilebag.engine.montecarlo.sim import LATE_BAG, SimPlayer
@@ -141,8 +142,8 @@ def parse_bot_spec(text: str) -> BotSpec:
             raise BotSpecError(f"{text!r}: the {kind} bot takes {takes}, not {key!r}")
         if key in ("seed", "plies", "candidates", "iterations") and not value.strip().isdigit():
             raise BotSpecError(f"{text!r}: {key} is a whole number")
-        if key == "workers" and not (value.strip().isdigit() and int(value) > 0 or value.strip().lower() == "all"):
-            raise BotSpecError(f"{text!r}: workers is a whole number above 0, or all")
+        if key in ("workers", "threads") and not (value.strip().isdigit() and 0 < int(value) <= 64 or value.strip().lower() == "all"):
+            raise BotSpecError(f"{text!r}: {key} is a whole number from 1 to 64, or all")
         if key == "opening":
             try:
                 if not 0 <= float(value) < 1000:

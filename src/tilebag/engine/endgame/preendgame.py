@@ -142,6 +142,7 @@ def solve_preendgame(
     seconds: float | None = None,
     endgame_seconds: float | None = None,
     stop: Callable[[], bool] | None = None,
+    threads: int | None = 1,
 ) -> PreendgameResult:
     """Solve a position with one tile in the bag for the player to move.
 
@@ -157,6 +158,7 @@ def solve_preendgame(
     :param endgame_seconds: a limit for each endgame (without one, each is
         solved to the end).
     :param stop: asked between endgames: true ends the search as time does.
+    :param threads: each endgame's threads (``None``: one a core).
     :raises ValueError: unless the bag holds exactly one tile and there are two players.
     """
     if len(position.bag) != 1 or len(position.racks) != 2:
@@ -189,7 +191,7 @@ def solve_preendgame(
                 break
             if candidate.wins + left < best_wins:  # cannot overtake the best, even winning every draw left
                 break
-            outcome = _solve_draw(position, engine, rules, play, tile, unseen, endgame_seconds, deadline)
+            outcome = _solve_draw(position, engine, rules, play, tile, unseen, endgame_seconds, deadline, threads)
             endgames += 1
             candidate.outcomes.append(DrawOutcome(tile, count, outcome[0], outcome[1]))
             left -= count
@@ -217,6 +219,7 @@ def _solve_draw(
     unseen: Sequence[Tile],
     limit: float | None,
     deadline: float | None,
+    threads: int | None,
 ) -> tuple[int, bool]:
     """The final spread for the player to move when ``play`` draws ``tile``
     (the rest of ``unseen`` is the opponent's rack), and whether it is exact."""
@@ -241,5 +244,5 @@ def _solve_draw(
     if deadline is not None:
         remaining = max(0.001, deadline - time.monotonic())
         seconds = remaining if seconds is None else min(seconds, remaining)
-    solution = solve(after, engine, rules=rules, seconds=seconds)
+    solution = solve(after, engine, rules=rules, seconds=seconds, threads=threads)
     return -solution.spread, solution.exact
