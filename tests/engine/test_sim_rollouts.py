@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from tilebag import Game
+from tilebag.alphabet import rack_tile
 from tilebag.engine import Engine
 from tilebag.engine.equity.winpct import WinTable
 from tilebag.engine.montecarlo import sim
@@ -64,6 +65,34 @@ def test_the_compiled_rollouts_give_the_reference_values(small_bag: bool, monkey
             assert compiled == reference
             compared += 1
     assert compared >= 6
+
+
+@needs_native
+def test_candidates_that_keep_the_same_tiles_roll_out_as_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled core shares the work of searches with one rack on
+    boards that differ around a play: the opponent's first reply (one
+    rack for every candidate of an iteration) and the player's next after
+    candidates that keep the same tiles (they draw the same ones). With
+    many such candidates (the same tiles in several places), over two and
+    three plies, no value changes."""
+    static = StaticPlayer("static")
+    shared = 0
+    for game in positions(range(90, 96), small_bag=False):
+        engine = engine_for(game, None, static.leave_values(game))
+        plays = engine.plays(game.board, game.rack(), bag_count=len(game.bag), top=60)
+        by_leave: dict[tuple[int, ...], list[tuple[Move, int]]] = {}
+        for play in plays:
+            used = Counter(rack_tile(tile) for tile in play.move.tiles_used)
+            by_leave.setdefault(tuple(sorted((Counter(game.rack()) - used).elements())), []).append((play.move, play.score))
+        moves = [move for group in by_leave.values() if len(group) > 1 for move in group[:4]][:16]
+        shared += len(moves)
+        for plies in (2, 3):
+            job, _ = job_and_moves(game, engine, plies, WinTable.load())
+            compiled = sim._iterations(engine, job, moves, range(6))
+            with monkeypatch.context() as patch:
+                patch.setattr(MoveGenerator, "native_rollouts", lambda *args, **kwargs: None)
+                assert compiled == sim._iterations(engine, job, moves, range(6))
+    assert shared >= 30
 
 
 @needs_native

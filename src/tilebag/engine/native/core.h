@@ -112,7 +112,43 @@ typedef struct Bound {
     Milli equity;
     Milli fewer; /* the bound of the plays that place fewer than every tile they may */
     int down, lane, anchor, leftmost, kind;
+    int share; /* its entry in a TopShare, or -1 */
 } Bound;
+
+/* What the searches for one rack's best play on boards that differ in a
+   few squares share (a rollout's first reply: one rack, every candidate's
+   board): each anchor's bounds, and its best play of each kind, found
+   when first searched. An anchor has the same plays, with the same scores,
+   on every board where the squares its plays and bounds read (its
+   `window`: from before the first square a play from it may start on to
+   past the last it may reach with the rack) hold the same tiles,
+   cross-sets, cross-scores and anchors. The caller marks, lane by lane,
+   the squares where they may differ from those of the boards shared
+   (`changed`); `stamp` tells the entries of this rack from older ones.
+   Only for the best play (top 1). */
+typedef struct ShareEntry {
+    Bound bound; /* its equity NO_EQUITY: no play of this kind from the anchor */
+    unsigned stamp;
+    /* the anchor's best play of the kind (full), and of those that place
+       every tile (all, what a blank's search needs once fewer cannot win):
+       0 not searched yet, 1 in full_play or all_play, -1 none */
+    signed char full, all;
+    Found full_play, all_play;
+} ShareEntry;
+
+typedef struct TopShare {
+    const uint32_t *changed; /* [2 * MAX_LANE]: by direction then lane, a bit per square (set by the caller) */
+    unsigned stamp;          /* the rack's: a caller with another rack takes a new one, and empties `listed` */
+    int side;            /* the board's longer side */
+    ShareEntry *entries; /* by direction, lane, square and kind: 2 * side * side * 2 */
+    /* the lanes of `changed` 0 whose every bound is in `entries` (of
+       lane_stamp `stamp`): their entries, from lane_first, lane_count long,
+       in `listed` (as many as `entries`), `used` of it taken */
+    unsigned lane_stamp[2][MAX_LANE];
+    int lane_first[2][MAX_LANE], lane_count[2][MAX_LANE];
+    int *listed;
+    int used;
+} TopShare;
 
 enum { ALL_PLAYS = 0, PLAIN_PLAYS = 1, BLANK_PLAYS = 2 };
 
@@ -210,6 +246,11 @@ typedef struct Gen {
        words come back search after search: a simulation's rollouts all
        start from one board) */
     CrossMemo *cross_memo;
+    /* leave values by leave, of the model `leave_model` (a strong
+       reference, so that no other takes its address): a simulation's
+       rollouts, call after call, meet the same leaves again and again */
+    struct LeaveMemo *leave_memo;
+    PyObject *leave_model;
     uint8_t board_copy[MAX_SQUARES]; /* the caller's board, copied once it is checked (last: seldom read) */
 } Gen;
 
@@ -353,6 +394,8 @@ INTERNAL void gen_free(Gen *g); /* what a Core's generator owns */
 INTERNAL uint64_t cross_key(const uint8_t *before, int nb, const uint8_t *after, int na);
 INTERNAL uint64_t cross_set(const Config *c, const uint8_t *before, int nb, const uint8_t *after, int na);
 INTERNAL void compute_cross(Gen *g, int down);
+/* compute_cross for one square (`s`), from g->board. */
+INTERNAL void cross_square(Gen *g, int down, int s);
 /* Set the generator up for a board and a rack, both checked already. */
 INTERNAL void begin_tiles(Gen *g, const uint8_t *board, const uint8_t *rack, int rack_len);
 INTERNAL int setup_lane(Gen *g, int down, int lane);
@@ -369,6 +412,9 @@ INTERNAL void build_filter(Gen *g);
 INTERNAL int word_may_exist(const Gen *g, uint64_t letters, int blanks);
 INTERNAL int ready_for_top(Gen *g);
 INTERNAL void generate_top(Gen *g);
+/* generate_top, for a best play (top 1), with what earlier searches of the
+   same rack shared in `share` (NULL: generate_top). */
+INTERNAL void generate_top_shared(Gen *g, TopShare *share);
 
 /* ---- leaves.c: leave values -------------------------------------------------- */
 
@@ -380,6 +426,16 @@ static inline int leave_in_range(double value) { return fabs(value) <= MAX_LEAVE
    ready), or -1 with a TypeError naming `what`. */
 INTERNAL int leave_mode_of(PyObject *leaves, const char *what);
 INTERNAL int leave_table(Gen *g, int mode, PyObject *model, PyObject *table);
+/* Leave values by leave, remembered from one table to the next (a
+   simulation's racks share most of their leaves): of one model, the
+   Heuristic or Klv its owner names for the memo's life. */
+#define LEAVE_MEMO 16384
+typedef struct LeaveMemo {
+    uint64_t key[LEAVE_MEMO]; /* the leave's tiles, 6 bits each, under a leading 1; 0 when empty */
+    double value[LEAVE_MEMO];
+} LeaveMemo;
+/* leave_table for a Heuristic or a Klv (`mode`), through `memo`. */
+INTERNAL int leave_table_memo(Gen *g, int mode, PyObject *model, LeaveMemo *memo);
 INTERNAL int fill_doubles(PyObject *values, double *out, Py_ssize_t limit, Py_ssize_t *count, const char *what);
 
 /* ---- module.c: what every method checks first ---------------------------------- */

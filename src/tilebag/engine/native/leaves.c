@@ -94,9 +94,40 @@ INTERNAL int leave_mode_of(PyObject *leaves, const char *what) {
     return -1;
 }
 
+/* The model's value of the leave `kept` (of the kinds), through `memo`:
+   a leave of at most 9 tiles is its own key. */
+static double memo_value(LeaveMemo *memo, int mode, PyObject *model, const int *kinds, const int *kept, int m) {
+    uint64_t key = 1;
+    int tiles = 0;
+    for (int i = 0; i < m; i++)
+        for (int c = 0; c < kept[i]; c++) {
+            key = key << 6 | (uint64_t)kinds[i];
+            tiles++;
+        }
+    if (tiles > 9) return mode == LEAVES_HEURISTIC ? heuristic_value((const Heuristic *)model, kinds, kept, m)
+                                                   : klv_value((const Klv *)model, kinds, kept, m);
+    size_t slot = (size_t)(mix64(key) & (LEAVE_MEMO - 1));
+    if (memo->key[slot] != key) {
+        memo->value[slot] = mode == LEAVES_HEURISTIC ? heuristic_value((const Heuristic *)model, kinds, kept, m)
+                                                     : klv_value((const Klv *)model, kinds, kept, m);
+        memo->key[slot] = key;
+    }
+    return memo->value[slot];
+}
+
+static int fill_table(Gen *g, int mode, PyObject *model, PyObject *table, LeaveMemo *memo);
+
 /* The value of every sub-rack kept, indexed by the tiles used (mixed radix
    over the rack's distinct tiles), and the best leave by tiles used. */
 INTERNAL int leave_table(Gen *g, int mode, PyObject *model, PyObject *table) {
+    return fill_table(g, mode, model, table, NULL);
+}
+
+INTERNAL int leave_table_memo(Gen *g, int mode, PyObject *model, LeaveMemo *memo) {
+    return fill_table(g, mode, model, NULL, mode == LEAVES_HEURISTIC || mode == LEAVES_KLV ? memo : NULL);
+}
+
+static int fill_table(Gen *g, int mode, PyObject *model, PyObject *table, LeaveMemo *memo) {
     int kinds[MAX_TILES], tally[MAX_TILES], m = 0;
     Py_ssize_t size = 1;
     for (int t = 0; t < MAX_TILES; t++) {
@@ -148,8 +179,13 @@ INTERNAL int leave_table(Gen *g, int mode, PyObject *model, PyObject *table) {
             value = -2.0 * (double)face;
             break;
         }
-        case LEAVES_HEURISTIC: value = heuristic_value((const Heuristic *)model, kinds, kept, m); break;
-        case LEAVES_KLV: value = klv_value((const Klv *)model, kinds, kept, m); break;
+        case LEAVES_HEURISTIC:
+            value = memo ? memo_value(memo, mode, model, kinds, kept, m)
+                         : heuristic_value((const Heuristic *)model, kinds, kept, m);
+            break;
+        case LEAVES_KLV:
+            value = memo ? memo_value(memo, mode, model, kinds, kept, m) : klv_value((const Klv *)model, kinds, kept, m);
+            break;
         case LEAVES_TABLE:
             value = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, index));
             if (value == -1.0 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }

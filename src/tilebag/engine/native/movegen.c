@@ -28,6 +28,9 @@ INTERNAL void gen_free(Gen *g) {
     PyMem_RawFree(g->bounds);
     PyMem_RawFree(g->filter);
     PyMem_RawFree(g->cross_memo);
+    PyMem_RawFree(g->leave_memo);
+    g->leave_memo = NULL;
+    Py_CLEAR(g->leave_model);
     g->found = NULL;
     g->leave_values = NULL;
     g->bounds = NULL;
@@ -125,38 +128,44 @@ static uint64_t kept_cross_set(Gen *g, const uint8_t *before, int nb, const uint
     return memo->mask;
 }
 
-/* Cross-sets of every empty square for plays in one direction: the cross
-   word runs the other way. */
-INTERNAL void compute_cross(Gen *g, int down) {
+/* The cross-set and cross-score of square `s` for plays in one direction
+   (the cross word runs the other way), from g->board. */
+static inline void cross_of(Gen *g, int down, int s) {
     const Config *c = g->cfg;
     int rows = c->rows, cols = c->cols;
     const uint8_t *b = g->board;
     uint8_t before[MAX_LANE], after[MAX_LANE];
-    for (int s = 0; s < rows * cols; s++) {
-        g->masks[down][s] = 0;
-        g->cross[down][s] = NO_CROSS;
-        if (b[s]) continue;
-        int r = s / cols, col = s % cols;
-        int nb = 0, na = 0, sum = 0;
-        if (!down) { /* cross word is vertical */
-            int k = r - 1;
-            while (k >= 0 && b[k * cols + col]) k--;
-            for (int j = k + 1; j < r; j++) { uint8_t t = b[j * cols + col]; before[nb++] = t & ~BLANK_BIT; sum += tile_face(c, t); }
-            for (int j = r + 1; j < rows && b[j * cols + col]; j++) { uint8_t t = b[j * cols + col]; after[na++] = t & ~BLANK_BIT; sum += tile_face(c, t); }
-        } else {      /* cross word is horizontal */
-            int k = col - 1;
-            while (k >= 0 && b[r * cols + k]) k--;
-            for (int j = k + 1; j < col; j++) { uint8_t t = b[r * cols + j]; before[nb++] = t & ~BLANK_BIT; sum += tile_face(c, t); }
-            for (int j = col + 1; j < cols && b[r * cols + j]; j++) { uint8_t t = b[r * cols + j]; after[na++] = t & ~BLANK_BIT; sum += tile_face(c, t); }
-        }
-        if (!nb && !na) {
-            g->masks[down][s] = ALL_LETTERS;
-            continue;
-        }
-        g->cross[down][s] = sum;
-        g->masks[down][s] = kept_cross_set(g, before, nb, after, na);
+    g->masks[down][s] = 0;
+    g->cross[down][s] = NO_CROSS;
+    if (b[s]) return;
+    int r = s / cols, col = s % cols;
+    int nb = 0, na = 0, sum = 0;
+    if (!down) { /* cross word is vertical */
+        int k = r - 1;
+        while (k >= 0 && b[k * cols + col]) k--;
+        for (int j = k + 1; j < r; j++) { uint8_t t = b[j * cols + col]; before[nb++] = t & ~BLANK_BIT; sum += tile_face(c, t); }
+        for (int j = r + 1; j < rows && b[j * cols + col]; j++) { uint8_t t = b[j * cols + col]; after[na++] = t & ~BLANK_BIT; sum += tile_face(c, t); }
+    } else {      /* cross word is horizontal */
+        int k = col - 1;
+        while (k >= 0 && b[r * cols + k]) k--;
+        for (int j = k + 1; j < col; j++) { uint8_t t = b[r * cols + j]; before[nb++] = t & ~BLANK_BIT; sum += tile_face(c, t); }
+        for (int j = col + 1; j < cols && b[r * cols + j]; j++) { uint8_t t = b[r * cols + j]; after[na++] = t & ~BLANK_BIT; sum += tile_face(c, t); }
     }
+    if (!nb && !na) {
+        g->masks[down][s] = ALL_LETTERS;
+        return;
+    }
+    g->cross[down][s] = sum;
+    g->masks[down][s] = kept_cross_set(g, before, nb, after, na);
 }
+
+/* Cross-sets of every empty square for plays in one direction: the cross
+   word runs the other way. */
+INTERNAL void compute_cross(Gen *g, int down) {
+    for (int s = 0; s < g->cfg->size; s++) cross_of(g, down, s);
+}
+
+INTERNAL void cross_square(Gen *g, int down, int s) { cross_of(g, down, s); }
 
 /* ---- the order of plays ------------------------------------------------------- */
 
@@ -390,6 +399,12 @@ static void next_square(Gen *g, int phase, int pos, Py_ssize_t node, int main_sc
     uint32_t value = nodes[node];
     int last = g->length - 1;
     uint32_t arc = value & ARC_MASK;
+    /* the next sibling list's letters and nodes, asked for together: each is
+       likely a cache miss (the graph is megabytes), and they would
+       otherwise be waited for one after the other */
+    if (g->narrow) __builtin_prefetch((const uint32_t *)g->letters_from + arc);
+    else __builtin_prefetch((const uint64_t *)g->letters_from + arc);
+    __builtin_prefetch(nodes + arc);
     if (phase == LEFT) {
         int leftmost = other;
         int open_left = pos == 0 || !g->letters[pos - 1];
@@ -430,7 +445,7 @@ INTERNAL int setup_lane(Gen *g, int down, int lane) {
         any |= g->lane_anchor[i];
         if (g->bounding) { /* the first of the rack's letters, highest first, the square allows */
             int cap = 0;
-            for (int k = 0; k < g->held_count; k++)
+            for (int k = 0; k < g->held_count && g->lmask[i]; k++)
                 if ((g->lmask[i] >> g->held_by_face[k]) & 1) { cap = c->scores[g->held_by_face[k]]; break; }
             g->cap[i] = cap;
         }

@@ -18,6 +18,26 @@
  * rollout and changed in place: nothing is allocated per play or per
  * rollout, only one result tuple per rollout.
  *
+ * Most of a rollout's time is its two searches for a best play, and much
+ * of their work comes back (issue 36, docs/engine.md):
+ * - The opponent's first reply is searched with one rack for every
+ *   candidate of an iteration, on boards that differ from the position's
+ *   only around the candidate: each anchor's bounds and best play, found
+ *   once, serve every board where the squares they read are the same
+ *   (TopShare, shadow.c). So do the player's next searches after
+ *   candidates that keep the same tiles (they draw the same ones).
+ * - The cross-sets and anchors of each candidate's board are worked out
+ *   once a call; a later ply's are brought up to date around the play
+ *   made since the last search.
+ * - What a play keeps is its equity less its score (the search valued it
+ *   already); the candidate's, the same in every iteration, once.
+ * - Leave values are remembered by leave from one rack's table to the
+ *   next, call after call (the generator's LeaveMemo).
+ * - The exchanges are looked at after the placements, and only when the
+ *   best leave one could keep beats the best play found.
+ * None changes a result: each search still finds the best play by equity
+ * (the order of plays being total, whatever order they are found in).
+ *
  * Everything from Python is checked and copied before the first rollout:
  * the board, the racks and the unseen tiles as config.c checks them, each
  * candidate's squares and tiles, the win table's numbers. The seeds are
@@ -76,6 +96,30 @@ typedef struct RoLeaves {
     Milli values[RO_KEPT_VALUES];
 } RoLeaves;
 
+/* The searches of one rack shared (see TopShare): the opponent's first
+   reply meets one rack for every candidate of an iteration, and the
+   player's next the same rack after candidates that keep the same tiles. */
+#define RO_SHARES 8
+typedef struct RoShare {
+    TopShare top; /* its entries allocated when first used */
+    int counts[MAX_TILES];
+    unsigned long long used; /* when last used: the longest unused goes to a new rack */
+} RoShare;
+
+/* A board's cross-sets and anchors (begin_tiles'). */
+typedef struct RoCross {
+    uint64_t masks[2][MAX_SQUARES];
+    int cross[2][MAX_SQUARES];
+    uint8_t anchor[MAX_SQUARES];
+} RoCross;
+
+/* The position's board with its cross-sets and anchors: what the boards of
+   shared searches are told apart from. */
+typedef struct RoBase {
+    uint8_t board[MAX_SQUARES];
+    RoCross lines;
+} RoBase;
+
 /* What every rollout of one simulation shares. */
 typedef struct RoJob {
     RoLeaves kept[RO_KEPT_PLIES]; /* by ply */
@@ -87,6 +131,18 @@ typedef struct RoJob {
     double spread_before;
     double scales[RO_MAX_TILES], edges[RO_MAX_TILES];
     int win_counts;
+    LeaveMemo *leave_memo; /* the generator's, of this call's model (NULL without one) */
+    RoBase *base; /* NULL: nothing shared */
+    RoShare shares[RO_SHARES];
+    unsigned stamps;
+    unsigned long long uses;
+    /* the cross-sets and anchors of each candidate's board (the position's
+       with the candidate played: the opponent's reply is searched on it in
+       every iteration), NULL when not worked out; and whether the
+       generator holds those of the last search's board (the next differs
+       from it by a play) */
+    RoCross *after;
+    int cross_ready;
 } RoJob;
 
 static void ro_remove(RoRack *rack, int tile) {
@@ -152,7 +208,9 @@ static int ro_leave_table(Gen *g, RoJob *job, int ply, int endgame) {
         memcpy(g->blank_leave, kept->blank_leave, sizeof g->blank_leave);
         return 0;
     }
-    if (leave_table(g, endgame ? LEAVES_ENDGAME : job->leave_mode, job->leaves, NULL) < 0) return -1;
+    int filled = endgame ? leave_table(g, LEAVES_ENDGAME, NULL, NULL)
+                         : leave_table_memo(g, job->leave_mode, job->leaves, job->leave_memo);
+    if (filled < 0) return -1;
     if (kept) {
         kept->valid = g->value_count <= RO_KEPT_VALUES;
         if (!kept->valid) return 0;
@@ -168,19 +226,156 @@ static int ro_leave_table(Gen *g, RoJob *job, int ply, int endgame) {
     return 0;
 }
 
+/* The squares of the board set up in `g` whose tile, cross-set,
+   cross-score or anchor differ from the position's: by direction, then
+   lane, a bit per square (TopShare's `changed`). */
+static void ro_changed(const Gen *g, const RoBase *base, uint32_t *changed) {
+    const Config *c = g->cfg;
+    memset(changed, 0, 2 * MAX_LANE * sizeof *changed);
+    for (int sq = 0, r = 0, col = 0; sq < c->size; sq++) {
+        const RoCross *x = &base->lines;
+        int both = g->board[sq] != base->board[sq] || g->anchor[sq] != x->anchor[sq];
+        if (both || g->masks[0][sq] != x->masks[0][sq] || g->cross[0][sq] != x->cross[0][sq])
+            changed[r] |= (uint32_t)1 << col;
+        if (both || g->masks[1][sq] != x->masks[1][sq] || g->cross[1][sq] != x->cross[1][sq])
+            changed[MAX_LANE + col] |= (uint32_t)1 << r;
+        if (++col == c->cols) { col = 0; r++; }
+    }
+}
+
+/* The shared searches of the rack set up in `g`: the ones it had, or the
+   longest unused given to it (with a new stamp); NULL when there is no
+   memory for them (the search is then made alone). */
+static TopShare *ro_share_for(Gen *g, RoJob *job) {
+    RoShare *oldest = &job->shares[0];
+    job->uses++;
+    for (int i = 0; i < RO_SHARES; i++) {
+        RoShare *sh = &job->shares[i];
+        if (sh->top.entries && !memcmp(sh->counts, g->counts, sizeof sh->counts)) {
+            sh->used = job->uses;
+            return &sh->top;
+        }
+        if (sh->used < oldest->used) oldest = sh;
+    }
+    if (!oldest->top.entries) {
+        int side = g->cfg->rows > g->cfg->cols ? g->cfg->rows : g->cfg->cols;
+        oldest->top.entries = PyMem_RawCalloc((size_t)2 * side * side * 2, sizeof(ShareEntry));
+        oldest->top.listed = PyMem_RawMalloc((size_t)2 * side * side * 2 * sizeof(int));
+        if (!oldest->top.entries || !oldest->top.listed) {
+            PyMem_RawFree(oldest->top.entries);
+            PyMem_RawFree(oldest->top.listed);
+            oldest->top.entries = NULL;
+            oldest->top.listed = NULL;
+            return NULL;
+        }
+        oldest->top.side = side;
+    }
+    memcpy(oldest->counts, g->counts, sizeof oldest->counts);
+    oldest->top.stamp = ++job->stamps; /* (from 1: the entries and lanes start at 0) */
+    oldest->top.used = 0;
+    oldest->used = job->uses;
+    return &oldest->top;
+}
+
+/* Set the generator up for the player to move as begin_tiles does, the
+   board's cross-sets and anchors taken from `known` (those of this board),
+   or brought up to date from the last search's board by the play `after`
+   made since (job->cross_ready: g holds the last search's), or worked out
+   afresh. Only the first is done on an empty board (no job->base). */
+static void ro_begin(Gen *g, RoJob *job, const RoState *s, const RoCross *known, const Found *after) {
+    const RoRack *rack = &s->racks[s->turn];
+    const Config *c = g->cfg;
+    if (!job->base || (!known && !(after && job->cross_ready))) {
+        begin_tiles(g, s->board, rack->tiles, rack->count);
+        job->cross_ready = rack->count > 0; /* (begin_tiles works out no cross-set for an empty rack) */
+        return;
+    }
+    /* begin_tiles' setup of the rack; the board is not empty (see ro_ready_share) */
+    g->board = s->board;
+    g->failed = 0;
+    g->used = 0;
+    g->found_count = 0;
+    g->held = 0;
+    memset(g->counts, 0, sizeof g->counts);
+    for (int i = 0; i < rack->count; i++) g->counts[rack->tiles[i]]++;
+    g->rack_size = rack->count;
+    for (int t = 1; t < MAX_TILES; t++)
+        if (g->counts[t]) g->held |= (uint64_t)1 << t;
+    g->board_empty = 0;
+    g->min_tiles = 1;
+    job->cross_ready = 1;
+    if (known) {
+        for (int d = 0; d < 2; d++) {
+            memcpy(g->masks[d], known->masks[d], (size_t)c->size * sizeof g->masks[d][0]);
+            memcpy(g->cross[d], known->cross[d], (size_t)c->size * sizeof g->cross[d][0]);
+        }
+        memcpy(g->anchor, known->anchor, (size_t)c->size);
+        return;
+    }
+    if (after->kind != PLACE) return; /* the board is as it was */
+    /* the squares played lose their cross-sets and anchors; the squares at
+       the ends of the lines through them get new cross-sets, and their empty
+       neighbours become anchors (what begin_tiles would find) */
+    int rows = c->rows, cols = c->cols;
+    const uint8_t *b = s->board;
+    for (int i = 0; i < after->len; i++) {
+        if (!after->tiles[i]) continue;
+        int sq = after->down ? (after->start + i) * cols + after->lane : after->lane * cols + after->start + i;
+        g->masks[0][sq] = g->masks[1][sq] = 0;
+        g->cross[0][sq] = g->cross[1][sq] = NO_CROSS;
+        g->anchor[sq] = 0;
+    }
+    for (int i = 0; i < after->len; i++) {
+        if (!after->tiles[i]) continue;
+        int r = after->down ? after->start + i : after->lane, col = after->down ? after->lane : after->start + i;
+        int k;
+        for (k = r - 1; k >= 0 && b[k * cols + col]; k--) {}
+        if (k >= 0) cross_square(g, 0, k * cols + col);
+        for (k = r + 1; k < rows && b[k * cols + col]; k++) {}
+        if (k < rows) cross_square(g, 0, k * cols + col);
+        for (k = col - 1; k >= 0 && b[r * cols + k]; k--) {}
+        if (k >= 0) cross_square(g, 1, r * cols + k);
+        for (k = col + 1; k < cols && b[r * cols + k]; k++) {}
+        if (k < cols) cross_square(g, 1, r * cols + k);
+        if (r > 0 && !b[(r - 1) * cols + col]) g->anchor[(r - 1) * cols + col] = 1;
+        if (r < rows - 1 && !b[(r + 1) * cols + col]) g->anchor[(r + 1) * cols + col] = 1;
+        if (col > 0 && !b[r * cols + col - 1]) g->anchor[r * cols + col - 1] = 1;
+        if (col < cols - 1 && !b[r * cols + col + 1]) g->anchor[r * cols + col + 1] = 1;
+    }
+}
+
 /* The best play of the player to move by equity, as Engine.best finds it:
-   1 with it in `best`, 0 when there is none (not even a pass), -1 on an error. */
-static int ro_best(Gen *g, RoJob *job, const RoState *s, int ply, Found *best) {
+   1 with it in `best`, 0 when there is none (not even a pass), -1 on an
+   error. With `shared`, through the searches this rack shares (see
+   RoShare); `known` and `after` as ro_begin takes them. */
+static int ro_best(Gen *g, RoJob *job, const RoState *s, int ply, int shared, const RoCross *known, const Found *after,
+                   Found *best) {
     const RoRack *rack = &s->racks[s->turn];
     g->valued = 1;
     g->top = 1;
     g->need_blank = 0;
-    begin_tiles(g, s->board, rack->tiles, rack->count);
+    ro_begin(g, job, s, known, after);
     int endgame = s->bag_count <= 0;
     if (ro_leave_table(g, job, ply, endgame) < 0) return -1;
     int exchanges = s->bag_count >= job->exchange_min_bag;
-    add_exchanges(g, exchanges, exchanges ? (rack->count < s->bag_count ? rack->count : s->bag_count) : 0);
-    generate_top(g);
+    int most = exchanges ? (rack->count < s->bag_count ? rack->count : s->bag_count) : 0;
+    add_exchanges(g, exchanges, 0); /* the pass; the exchanges after the placements, when one could be kept */
+    TopShare *share = shared && job->base && !endgame ? ro_share_for(g, job) : NULL; /* (an empty bag values leaves otherwise) */
+    if (share) {
+        uint32_t changed[2 * MAX_LANE];
+        ro_changed(g, job->base, changed);
+        share->changed = changed;
+        generate_top_shared(g, share);
+        share->changed = NULL;
+    } else {
+        generate_top(g);
+    }
+    if (most > 0 && !g->failed) {
+        Milli leave = NO_EQUITY; /* the best an exchange could keep */
+        for (int n = 1; n <= most; n++)
+            if (g->best_leave[n] > leave) leave = g->best_leave[n];
+        if (!g->found_count || leave >= g->found[0].equity) add_exchanges(g, 0, most);
+    }
     if (g->failed) {
         PyErr_SetString(PyExc_MemoryError, "Core.rollouts: the search failed");
         return -1;
@@ -259,8 +454,8 @@ static inline long long ro_floor_div(long long a, long long b) {
 }
 
 /* Play one candidate out from `start` (a copy is changed); -1 on an error. */
-static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *candidate, long long *value,
-                      long long *points) {
+static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *candidate, int grouped,
+                      const RoCross *candidate_cross, Milli *candidate_kept, long long *value, long long *points) {
     RoState s;
     memcpy(&s, start, offsetof(RoState, bag) + (size_t)start->bag_count);
     s.bag_count = start->bag_count;
@@ -268,16 +463,26 @@ static int ro_rollout(Gen *g, RoJob *job, const RoState *start, const Found *can
     s.turn = start->turn;
     s.gained[0] = s.gained[1] = 0;
     Milli kept[2] = {0, 0}; /* the value of what each side's last play kept */
-    if (ro_kept(g, job, &s, candidate, &kept[s.turn]) < 0) return -1;
+    /* what the candidate keeps is the same in every iteration: worked out once */
+    if (*candidate_kept == NO_EQUITY && ro_kept(g, job, &s, candidate, candidate_kept) < 0) return -1;
+    kept[s.turn] = *candidate_kept;
     ro_make(g->cfg, &s, candidate, job->rack_size);
+    Found last; /* the play made since the last search */
     for (int ply = 0; ply < job->plies; ply++) {
         if (ro_over(&s, job->scoreless_limit)) break;
         Found best;
-        int found = ro_best(g, job, &s, ply, &best);
+        /* shared: the opponent's first reply (one rack, every candidate),
+           and the player's next after a candidate that keeps what another
+           keeps (drawing the same tiles, the same rack) */
+        int found = ro_best(g, job, &s, ply, ply == 0 || (ply == 1 && grouped), ply == 0 ? candidate_cross : NULL,
+                            ply == 0 ? NULL : &last, &best);
         if (found < 0) return -1;
         if (!found) break;
-        if (ro_kept(g, job, &s, &best, &kept[s.turn]) < 0) return -1;
+        /* its equity less its score: the value of what it keeps, from the
+           same leave values (ro_kept's), for the same bag */
+        kept[s.turn] = best.equity - 1000 * (Milli)best.score;
         ro_make(g->cfg, &s, &best, job->rack_size);
+        last = best;
     }
     int me = job->me;
     int over = ro_over(&s, job->scoreless_limit);
@@ -443,6 +648,7 @@ typedef struct RoCall {
     uint8_t unseen[RO_MAX_TILES], kept[MAX_RACK];
     int unseen_count, kept_count;
     Found *moves;
+    Milli *kept_values; /* what each candidate keeps (NO_EQUITY until its first rollout) */
     Py_ssize_t count;
     uint64_t *seeds;
     Py_ssize_t iterations;
@@ -461,11 +667,13 @@ static int ro_read_lists(const Config *c, PyObject *candidates, PyObject *seeds,
     call->count = PySequence_Fast_GET_SIZE(cand_seq);
     call->iterations = PySequence_Fast_GET_SIZE(seed_seq);
     call->moves = PyMem_RawMalloc((size_t)(call->count ? call->count : 1) * sizeof(Found));
+    call->kept_values = PyMem_RawMalloc((size_t)(call->count ? call->count : 1) * sizeof(Milli));
     call->seeds = PyMem_RawMalloc((size_t)(call->iterations ? call->iterations : 1) * sizeof(uint64_t));
-    if (!call->moves || !call->seeds) {
+    if (!call->moves || !call->kept_values || !call->seeds) {
         PyErr_NoMemory();
         ok = 0;
     }
+    for (Py_ssize_t i = 0; ok && i < call->count; i++) call->kept_values[i] = NO_EQUITY;
     for (Py_ssize_t i = 0; ok && i < call->count; i++)
         ok = ro_candidate(c, PySequence_Fast_GET_ITEM(cand_seq, i), i, rack_counts, &call->moves[i]) == 0;
     for (Py_ssize_t i = 0; ok && i < call->iterations; i++) {
@@ -475,6 +683,68 @@ static int ro_read_lists(const Config *c, PyObject *candidates, PyObject *seeds,
     Py_DECREF(cand_seq);
     Py_DECREF(seed_seq);
     return ok ? 0 : -1;
+}
+
+/* The cross-sets and anchors the generator holds, kept in `into`. */
+static void ro_keep_cross(const Gen *g, RoCross *into) {
+    memcpy(into->masks, g->masks, sizeof into->masks);
+    memcpy(into->cross, g->cross, sizeof into->cross);
+    memcpy(into->anchor, g->anchor, sizeof into->anchor);
+}
+
+/* Ready what the rollouts share: the position's board with its cross-sets
+   and anchors (job->base), those of each candidate's board (job->after),
+   and which candidates keep what another keeps (`grouped`, by way of
+   `tallies`, room for MAX_TILES counts a candidate). 0, or -1 with
+   MemoryError; nothing is shared from an empty board (its first play has
+   rules of its own). */
+static int ro_ready_share(Gen *g, RoJob *job, const RoState *start, const RoCall *call, uint8_t *grouped,
+                          int *tallies) {
+    const Config *c = g->cfg;
+    int base_empty = 1;
+    for (int sq = 0; sq < c->size; sq++)
+        if (start->board[sq]) { base_empty = 0; break; }
+    if (base_empty || c->tile_count < 2 || c->rows > MAX_LANE || c->cols > MAX_LANE) return 0;
+    job->base = PyMem_RawMalloc(sizeof(RoBase));
+    if (!job->base) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    job->after = PyMem_RawMalloc((size_t)(call->count ? call->count : 1) * sizeof(RoCross));
+    if (!job->after) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    static const uint8_t one[1] = {1}; /* any rack: the cross-sets and anchors do not depend on it */
+    begin_tiles(g, start->board, one, 1);
+    memcpy(job->base->board, start->board, sizeof job->base->board);
+    ro_keep_cross(g, &job->base->lines);
+    uint8_t board[MAX_SQUARES];
+    for (Py_ssize_t i = 0; i < call->count; i++) {
+        const Found *m = &call->moves[i];
+        memcpy(board, start->board, sizeof board);
+        if (m->kind == PLACE)
+            for (int t = 0; t < m->len; t++)
+                if (m->tiles[t])
+                    board[m->down ? (m->start + t) * c->cols + m->lane : m->lane * c->cols + m->start + t] = m->tiles[t];
+        begin_tiles(g, board, one, 1);
+        ro_keep_cross(g, &job->after[i]);
+    }
+    for (Py_ssize_t i = 0; i < call->count; i++) { /* what each keeps, by tile, kept in `tallies` */
+        RoRack left = start->racks[0];
+        const Found *m = &call->moves[i];
+        for (int t = 0; t < m->len && m->kind != PASS; t++)
+            if (m->kind == EXCHANGE) ro_remove(&left, m->tiles[t]);
+            else if (m->tiles[t]) ro_remove(&left, (m->tiles[t] & BLANK_BIT) ? 0 : m->tiles[t]);
+        memset(tallies + i * MAX_TILES, 0, MAX_TILES * sizeof *tallies);
+        for (int t = 0; t < left.count; t++) tallies[i * MAX_TILES + left.tiles[t]]++;
+    }
+    for (Py_ssize_t i = 0; i < call->count; i++) {
+        grouped[i] = 0;
+        for (Py_ssize_t j = 0; j < call->count && !grouped[i]; j++)
+            grouped[i] = j != i && !memcmp(tallies + i * MAX_TILES, tallies + j * MAX_TILES, MAX_TILES * sizeof *tallies);
+    }
+    return 0;
 }
 
 INTERNAL PyObject *Core_rollouts(Core *self, PyObject *args) {
@@ -494,6 +764,8 @@ INTERNAL PyObject *Core_rollouts(Core *self, PyObject *args) {
     RoState *start = PyMem_RawCalloc(1, sizeof(RoState));
     RoCall *call = PyMem_RawCalloc(1, sizeof(RoCall));
     uint8_t dealt[RO_MAX_TILES];
+    uint8_t *grouped = NULL; /* by candidate: see ro_ready_share */
+    int *tallies = NULL;
     if (!job || !start || !call) { PyErr_NoMemory(); goto done; }
     /* the buffers: checked, then copied at once (no Python code runs in between) */
     if (check_board(cfg, board.buf, board.len, "Core.rollouts") < 0) goto done;
@@ -518,6 +790,16 @@ INTERNAL PyObject *Core_rollouts(Core *self, PyObject *args) {
     if (mode < 0) goto done;
     job->leave_mode = mode;
     job->leaves = leaves;
+    if (mode == LEAVES_HEURISTIC || mode == LEAVES_KLV) { /* the values the generator remembers, if of this model */
+        if (!g->leave_memo) g->leave_memo = PyMem_RawMalloc(sizeof(LeaveMemo));
+        if (!g->leave_memo) { PyErr_NoMemory(); goto done; }
+        if (g->leave_model != leaves) {
+            memset(g->leave_memo->key, 0, sizeof g->leave_memo->key);
+            Py_INCREF(leaves);
+            Py_XSETREF(g->leave_model, leaves);
+        }
+        job->leave_memo = g->leave_memo;
+    }
     job->plies = plies;
     job->exchange_min_bag = min_bag;
     job->scoreless_limit = scoreless_limit;
@@ -527,6 +809,10 @@ INTERNAL PyObject *Core_rollouts(Core *self, PyObject *args) {
     for (int i = 0; i < start->racks[0].count; i++) rack_counts[start->racks[0].tiles[i]]++;
     if (ro_read_lists(cfg, candidates, seeds, rack_counts, call) < 0) goto done;
     if (ready_for_top(g) < 0) goto done;
+    grouped = PyMem_RawCalloc((size_t)(call->count ? call->count : 1), 1);
+    tallies = PyMem_RawMalloc((size_t)(call->count ? call->count : 1) * MAX_TILES * sizeof(int));
+    if (!grouped || !tallies) { PyErr_NoMemory(); goto done; }
+    if (plies > 0 && ro_ready_share(g, job, start, call, grouped, tallies) < 0) goto done;
     job->me = 0;
     start->scoreless = scoreless;
     start->turn = 0;
@@ -545,7 +831,10 @@ INTERNAL PyObject *Core_rollouts(Core *self, PyObject *args) {
         PyList_SET_ITEM(result, i, values);
         for (Py_ssize_t c = 0; c < call->count; c++) {
             long long value, points;
-            if (ro_rollout(g, job, start, &call->moves[c], &value, &points) < 0) { Py_CLEAR(result); goto done; }
+            const RoCross *after = job->after ? &job->after[c] : NULL;
+            int failed = ro_rollout(g, job, start, &call->moves[c], grouped[c], after, &call->kept_values[c], &value,
+                                    &points) < 0;
+            if (failed) { Py_CLEAR(result); goto done; }
             PyObject *pair = Py_BuildValue("(LL)", value, points);
             if (!pair) { Py_CLEAR(result); goto done; }
             PyList_SET_ITEM(values, c, pair);
@@ -555,9 +844,20 @@ INTERNAL PyObject *Core_rollouts(Core *self, PyObject *args) {
 done:
     if (call) {
         PyMem_RawFree(call->moves);
+        PyMem_RawFree(call->kept_values);
         PyMem_RawFree(call->seeds);
     }
     PyMem_RawFree(call);
+    PyMem_RawFree(grouped);
+    PyMem_RawFree(tallies);
+    if (job) {
+        for (int i = 0; i < RO_SHARES; i++) {
+            PyMem_RawFree(job->shares[i].top.entries);
+            PyMem_RawFree(job->shares[i].top.listed);
+        }
+        PyMem_RawFree(job->base);
+        PyMem_RawFree(job->after);
+    }
     PyMem_RawFree(job);
     PyMem_RawFree(start);
     PyBuffer_Release(&board);

@@ -18,6 +18,11 @@
  * seldom made; those that are wait until the cheaper ones have raised the
  * best play, and when only a play of every tile could still win, the blank
  * stands only for the letters the filter finds a word for.
+ *
+ * Searches for one rack's best play on boards that differ in a few squares
+ * (a simulation's rollouts, rollout.c) can share what they found: each
+ * anchor's bounds and best play, valid wherever the squares they read are
+ * the same (TopShare, core.h).
  */
 #include "core.h"
 
@@ -40,12 +45,24 @@ static inline void filter_add(Gen *g, uint64_t key) {
     for (int i = 0; i < 3; i++) g->filter[bits[i] >> 6] |= (uint64_t)1 << (bits[i] & 63);
 }
 
+/* The answers of the filter, remembered by key after the filter's bits (in
+   the same block): its bits are spread over megabytes, and the searches
+   ask about the same few multisets again and again (a rack's letters with
+   the board's, anchor after anchor, search after search). An entry holds
+   a key and its answer plus one (0: empty). */
+#define FILTER_MEMO 4096
+
 static inline int filter_has(const Gen *g, uint64_t key) {
+    uint64_t *memo = g->filter + ((g->filter_mask + 1) >> 6) + 2 * ((key ^ (key >> 29)) & (FILTER_MEMO - 1));
+    if (memo[1] && memo[0] == key) return (int)memo[1] - 1;
     uint64_t a = mix64(key), b = mix64(key ^ 0xD6E8FEB86659FD93ull);
     uint64_t bits[3] = {a & g->filter_mask, (a >> 32) & g->filter_mask, b & g->filter_mask};
-    for (int i = 0; i < 3; i++)
-        if (!((g->filter[bits[i] >> 6] >> (bits[i] & 63)) & 1)) return 0;
-    return 1;
+    /* the three bits read at once (no early exit: their misses overlap) */
+    int found = (int)((g->filter[bits[0] >> 6] >> (bits[0] & 63)) & (g->filter[bits[1] >> 6] >> (bits[1] & 63)) &
+                      (g->filter[bits[2] >> 6] >> (bits[2] & 63)) & 1);
+    memo[0] = key;
+    memo[1] = (uint64_t)found + 1;
+    return found;
 }
 
 typedef struct WordWalk {
@@ -101,7 +118,7 @@ INTERNAL void build_filter(Gen *g) {
     if (w.failed || !w.entries) return;
     uint64_t bits = 1 << 12;
     while (bits < (uint64_t)w.entries * 12) bits <<= 1; /* 12 to 24 bits a key: a false "yes" in some thousands */
-    g->filter = PyMem_RawCalloc((size_t)(bits / 64), sizeof(uint64_t));
+    g->filter = PyMem_RawCalloc((size_t)(bits / 64) + 2 * FILTER_MEMO, sizeof(uint64_t)); /* the bits, then the memo */
     if (!g->filter) return;
     g->filter_mask = bits - 1;
     w.visits = 0;
@@ -135,7 +152,36 @@ typedef struct Shadow {
     int blanks;         /* and the blanks among them */
     uint64_t kept[MAX_RACK]; /* the hash of each distinct letter tile, one of which a play of most - 1 keeps */
     int kept_count;
+    struct Answers *answers; /* what the filter said of the stretches of this search */
 } Shadow;
+
+/* The filter's answers for a search's stretches that take every tile or all
+   but one, by the board letters they cover (anchor after anchor, the same
+   few): a key (the letters' hash, and which question) and the answer plus
+   one (0: none yet). */
+#define ANSWERS 128
+typedef struct Answers {
+    uint64_t key[ANSWERS];
+    uint8_t answer[ANSWERS];
+} Answers;
+
+static inline int answered(Answers *answers, uint64_t through, int question, int *answer) {
+    uint64_t key = through * 2 + (uint64_t)question;
+    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 57) & (ANSWERS - 1);
+    if (answers->answer[slot] && answers->key[slot] == key) {
+        *answer = answers->answer[slot] - 1;
+        return 1;
+    }
+    return 0;
+}
+
+static inline int answer(Answers *answers, uint64_t through, int question, int value) {
+    uint64_t key = through * 2 + (uint64_t)question;
+    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 57) & (ANSWERS - 1);
+    answers->key[slot] = key;
+    answers->answer[slot] = (uint8_t)(value + 1);
+    return value;
+}
 
 /* Whether some word may be made on a stretch with the board's letters
    `through` and all but one of the letter tiles. */
@@ -224,25 +270,37 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh, M
             if (e < last && g->letters[e + 1]) continue; /* a play cannot end here */
             if (n < g->min_tiles) continue;
             if (sh->leave[n] == NO_EQUITY) continue; /* no leave of that size */
-            if (n == sh->most && !word_may_exist(g, sh->letters + through, sh->blanks)) continue;
-            if (n == sh->most - 1 && n > 1 && !word_keeping_one_may_exist(g, sh, through)) continue;
             if (sorted != n) {
                 sort_squares(n, lm, wm, crossed, cap, wmul, coef, limit);
                 sorted = n;
             }
             /* the most the letter tiles can score on these squares, with
-               `zeros` of them left to blanks (worth nothing) */
-            int score = wmul * board_points + cross_points, tiles = 0;
+               `zeros` of them left to blanks (worth nothing): at most the
+               t-th highest on the t-th best square, and no more than that
+               when every square takes every tile */
             int slots = n - sh->zeros; /* squares a letter tile may take */
-            if (min_cap >= top_face) { /* every square takes every tile: the t-th highest on the t-th best */
-                for (int t = 0; t < sh->face_count && t < slots; t++) tiles += coef[t] * sh->faces[t];
-            } else {
+            int plain = 0;
+            for (int t = 0; t < sh->face_count && t < slots; t++) plain += coef[t] * sh->faces[t];
+            int score = wmul * board_points + cross_points + (n >= cfg->bingo_tiles ? cfg->bingo_bonus : 0);
+            Milli ceiling = (Milli)(score + plain) * 1000 + sh->leave[n];
+            if (ceiling <= best && (n >= sh->most || ceiling <= *fewer)) continue; /* the bounds cannot grow */
+            if (n == sh->most || (n == sh->most - 1 && n > 1)) {
+                int question = n == sh->most, yes;
+                if (!answered(sh->answers, through, question, &yes))
+                    yes = answer(sh->answers, through, question,
+                                 question ? word_may_exist(g, sh->letters + through, sh->blanks)
+                                          : word_keeping_one_may_exist(g, sh, through));
+                if (!yes) continue;
+            }
+            int tiles = plain;
+            if (min_cap < top_face) {
                 /* the letter tiles, highest first, each on the best free
                    square whose cross-set allows a tile that high: with
                    every square open to a letter, the best assignment (a
                    tile allowed on a square allows every lower one there) */
                 int free = n;
                 uint32_t taken = 0;
+                tiles = 0;
                 for (int t = 0; t < sh->face_count && free > 0; t++) {
                     for (int i = 0; i < n; i++) {
                         if ((taken >> i) & 1 || limit[i] < sh->faces[t]) continue;
@@ -255,14 +313,9 @@ static Milli anchor_bound(const Gen *g, int a, int leftmost, const Shadow *sh, M
                 /* with squares kept for blanks, which squares they take
                    matters: bounded also by the highest tiles on the best
                    squares, whatever the cross-sets allow */
-                if (sh->zeros) {
-                    int plain = 0;
-                    for (int t = 0; t < sh->face_count && t < slots; t++) plain += coef[t] * sh->faces[t];
-                    if (plain < tiles) tiles = plain;
-                }
+                if (sh->zeros && plain < tiles) tiles = plain;
             }
             score += tiles;
-            if (n >= cfg->bingo_tiles) score += cfg->bingo_bonus;
             Milli equity = (Milli)score * 1000 + sh->leave[n];
             if (equity > best) best = equity;
             if (n < sh->most && equity > *fewer) *fewer = equity;
@@ -352,21 +405,46 @@ INTERNAL int ready_for_top(Gen *g) {
     return 0;
 }
 
-/* Search the plays of one bound's anchor and kind; `blank_shadow` is the
+/* The squares of the lane the plays from anchor `a` and its bounds read (a
+   bit each): on each side, up to the first empty square past those the
+   rack could fill from `a` (and on the left, no further than the one
+   before `leftmost`), or the lane's end. Where they are alike, so are the
+   plays and the bounds: `leftmost` too, or it lies beyond the rack's
+   reach on both boards. */
+static uint32_t window_of(const Gen *g, int a, int leftmost) {
+    int last = g->length - 1, low = a, high = a, empty = 0;
+    for (; high < last; high++)
+        if (!g->letters[high] && ++empty > g->rack_size) break;
+    int least = leftmost > 0 ? leftmost - 1 : 0;
+    for (empty = 0; low > least; low--)
+        if (!g->letters[low] && ++empty > g->rack_size) break;
+    uint32_t upto = high >= 31 ? 0xFFFFFFFFu : ((uint32_t)1 << (high + 1)) - 1;
+    return upto & ~(((uint32_t)1 << low) - 1);
+}
+
+/* Whether only the plays of every tile need be searched of a blank's bound:
+   those that place fewer cannot beat the play kept. */
+static int only_every_tile(const Gen *g, const Bound *b, int blanks) {
+    return b->kind == BLANK_PLAYS && blanks <= 2 && g->filter_state == 1 && g->found_count == g->top &&
+           b->fewer < g->found[g->found_count - 1].equity;
+}
+
+/* Search the plays of one bound's anchor and kind (of every tile only when
+   `every_tile`, which only_every_tile allows); `blank_shadow` is the
    search's shadow of the plays that use a blank. */
-static void search_bound(Gen *g, const Bound *b, int blanks, const Shadow *blank_shadow, int *current_down,
-                         int *current_lane) {
+static void search_bound(Gen *g, const Bound *b, int blanks, const Shadow *blank_shadow,
+                         int every_tile, int *current_down, int *current_lane) {
     if (b->down != *current_down || b->lane != *current_lane) {
         setup_lane(g, b->down, b->lane);
         *current_down = b->down;
         *current_lane = b->lane;
     }
+
     if (b->kind == PLAIN_PLAYS) {
         g->counts[0] = 0;
         generate_anchor(g, b->anchor, b->leftmost);
         g->counts[0] = blanks;
-    } else if (b->kind == BLANK_PLAYS && blanks <= 2 && g->filter_state == 1 && g->found_count == g->top &&
-               b->fewer < g->found[g->found_count - 1].equity) {
+    } else if (every_tile) {
         /* only a play of every tile could be kept: the blank need only
            stand for the letters that make a word with them */
         g->blank_mask = blank_letters_of(g, b->anchor, b->leftmost, blank_shadow);
@@ -384,13 +462,47 @@ static void search_bound(Gen *g, const Bound *b, int blanks, const Shadow *blank
     }
 }
 
+/* Search a bound shared by other searches (see TopShare): its best play as
+   an earlier search found it, else searched for it alone (the play kept
+   set aside) and kept in `share` for the next. Only for the best play. */
+static void search_shared(Gen *g, TopShare *share, const Bound *b, int blanks, const Shadow *blank_shadow,
+                          int every_tile, int *current_down, int *current_lane) {
+    ShareEntry *e = &share->entries[b->share];
+    if (e->full || (every_tile && e->all)) {
+        int found = e->full ? e->full : e->all;
+        if (found > 0) keep(g, e->full ? &e->full_play : &e->all_play);
+        return;
+    }
+    Found kept;
+    Py_ssize_t kept_count = g->found_count;
+    if (kept_count) kept = g->found[0];
+    g->found_count = 0;
+    search_bound(g, b, blanks, blank_shadow, every_tile, current_down, current_lane);
+    int found = g->found_count ? 1 : -1;
+    Found best;
+    if (found > 0) best = g->found[0];
+    if (kept_count) g->found[0] = kept;
+    g->found_count = kept_count;
+    if (g->failed) return;
+    if (every_tile) {
+        e->all = (signed char)found;
+        if (found > 0) e->all_play = best;
+    } else {
+        e->full = (signed char)found;
+        if (found > 0) e->full_play = best;
+    }
+    if (found > 0) keep(g, &best);
+}
+
 /* The best `top` plays: anchors in order of their bound, stopping at the
    first whose bound is below the worst play kept. With a blank on the
    rack, the plays that use no blank and those that use one are bounded
    and searched apart: a play using the blank must score enough more to
    pay for the blank's leave, so most anchors' blank searches (the costly
-   part, a blank can be any letter) are never made. */
-INTERNAL void generate_top(Gen *g) {
+   part, a blank can be any letter) are never made. With `share` (the
+   best play only), the anchors none of whose squares it marks changed
+   have the bounds and best plays it holds, each found once. */
+static void top_search(Gen *g, TopShare *share) {
     if (!g->rack_size) return;
     const Config *c = g->cfg;
     build_filter(g);
@@ -411,19 +523,22 @@ INTERNAL void generate_top(Gen *g) {
         if (g->counts[t]) kept[kept_count++] = c->letter_hash[t];
     int kinds[2], kind_count = 0;
     if (!blanks) {
-        shadows[0] = (Shadow){g->held, faces, face_count, 0, g->rack_size, g->best_leave, letters, 0, {0}, 0};
+        shadows[0] = (Shadow){g->held, faces, face_count, 0, g->rack_size, g->best_leave, letters, 0, {0}, 0, NULL};
         kinds[kind_count++] = ALL_PLAYS;
     } else {
         if (face_count) {
-            shadows[kind_count] = (Shadow){g->held, faces, face_count, 0, face_count, g->plain_leave, letters, 0, {0}, 0};
+            shadows[kind_count] = (Shadow){g->held, faces, face_count, 0, face_count, g->plain_leave, letters, 0, {0}, 0, NULL};
             kinds[kind_count++] = PLAIN_PLAYS;
         }
-        shadows[kind_count] = (Shadow){ALL_LETTERS, faces, face_count, 1, g->rack_size, g->blank_leave, letters, blanks, {0}, 0};
+        shadows[kind_count] = (Shadow){ALL_LETTERS, faces, face_count, 1, g->rack_size, g->blank_leave, letters, blanks, {0}, 0, NULL};
         kinds[kind_count++] = BLANK_PLAYS;
     }
+    Answers answers[2];
     for (int k = 0; k < kind_count; k++) {
         memcpy(shadows[k].kept, kept, sizeof kept);
         shadows[k].kept_count = kept_count;
+        memset(answers[k].answer, 0, sizeof answers[k].answer);
+        shadows[k].answers = &answers[k];
     }
     Py_ssize_t count = 0;
     g->held_count = 0;
@@ -439,13 +554,47 @@ INTERNAL void generate_top(Gen *g) {
     for (int down = 0; down < 2; down++) {
         int lanes = down ? c->cols : c->rows;
         for (int lane = 0; lane < lanes; lane++) {
+            uint32_t changed = share ? share->changed[down * MAX_LANE + lane] : 0;
+            ShareEntry *row = share ? share->entries + (size_t)(down * share->side + lane) * share->side * 2 : NULL;
+            int listing = share && !changed;
+            if (listing && share->lane_stamp[down][lane] == share->stamp) {
+                /* every anchor's bounds as an earlier search found them */
+                const int *listed = share->listed + share->lane_first[down][lane];
+                for (int i = 0; i < share->lane_count[down][lane]; i++) {
+                    g->bounds[count] = share->entries[listed[i]].bound;
+                    g->bounds[count++].share = listed[i];
+                }
+                continue;
+            }
+            if (listing) {
+                share->lane_stamp[down][lane] = share->stamp;
+                share->lane_first[down][lane] = share->used;
+                share->lane_count[down][lane] = 0;
+            }
             if (!setup_lane(g, down, lane)) continue;
             for (int a = 0; a < g->length; a++) {
                 if (!g->lane_anchor[a]) continue;
                 int leftmost = leftmost_of(g, a);
+                int shared = share && !(changed & window_of(g, a, leftmost));
                 for (int k = 0; k < kind_count; k++) {
+                    ShareEntry *e = shared ? &row[a * 2 + k] : NULL;
+                    if (e && e->stamp == share->stamp) { /* found by an earlier search */
+                        if (e->bound.equity == NO_EQUITY) continue;
+                        g->bounds[count] = e->bound;
+                        g->bounds[count++].share = (int)(e - share->entries);
+                        if (listing) {
+                            share->listed[share->used++] = (int)(e - share->entries);
+                            share->lane_count[down][lane]++;
+                        }
+                        continue;
+                    }
                     Milli fewer;
                     Milli bound = anchor_bound(g, a, leftmost, &shadows[k], &fewer);
+                    if (e) {
+                        e->stamp = share->stamp;
+                        e->full = e->all = 0;
+                        e->bound.equity = bound;
+                    }
                     if (bound == NO_EQUITY) continue;
                     Bound *b = &g->bounds[count++];
                     b->equity = bound;
@@ -455,33 +604,62 @@ INTERNAL void generate_top(Gen *g) {
                     b->anchor = a;
                     b->leftmost = leftmost;
                     b->kind = kinds[k];
+                    b->share = -1;
+                    if (e) {
+                        e->bound = *b;
+                        b->share = (int)(e - share->entries);
+                        if (listing) {
+                            share->listed[share->used++] = b->share;
+                            share->lane_count[down][lane]++;
+                        }
+                    }
                 }
             }
         }
     }
     g->bounding = 0;
+    /* The best plays shared searches found on lanes this board has alike
+       are plays here too: kept first, they rule out more anchors. */
+    if (share)
+        for (Py_ssize_t i = 0; i < count; i++)
+            if (g->bounds[i].share >= 0 && share->entries[g->bounds[i].share].full > 0)
+                keep(g, &share->entries[g->bounds[i].share].full_play);
     /* a heap, not a sort: most searches stop after a third of the bounds */
     for (Py_ssize_t i = count / 2 - 1; i >= 0; i--) sift_bound(g->bounds, count, i);
     /* A full search of a blank's plays (the blank any letter) costs as much
        as dozens of others; it waits, in the slots the heap frees, until the
        others have raised the best play, which may then rule it out or leave
-       only plays of every tile to search. */
+       only plays of every tile to search. (One already made for another
+       board, shared, costs nothing.) */
     Py_ssize_t waiting = 0;
     int current_down = -1, current_lane = -1;
+    const Shadow *blank_shadow = &shadows[kind_count - 1];
     for (Py_ssize_t left = count; left > 0 && !g->failed;) {
         Bound b = g->bounds[0];
         g->bounds[0] = g->bounds[--left];
         sift_bound(g->bounds, left, 0);
         if (g->found_count == g->top && b.equity < g->found[g->found_count - 1].equity) break;
-        if (b.kind == BLANK_PLAYS && !(g->found_count == g->top && b.fewer < g->found[g->found_count - 1].equity)) {
+        int every_tile = only_every_tile(g, &b, blanks);
+        if (b.kind == BLANK_PLAYS && !(g->found_count == g->top && b.fewer < g->found[g->found_count - 1].equity) &&
+            !(b.share >= 0 && share->entries[b.share].full)) {
             g->bounds[count - 1 - waiting++] = b;
             continue;
         }
-        search_bound(g, &b, blanks, &shadows[kind_count - 1], &current_down, &current_lane);
+        if (b.share >= 0) search_shared(g, share, &b, blanks, blank_shadow, every_tile, &current_down, &current_lane);
+        else search_bound(g, &b, blanks, blank_shadow, every_tile, &current_down, &current_lane);
     }
     for (Py_ssize_t i = 0; i < waiting && !g->failed; i++) {
         Bound b = g->bounds[count - 1 - i];
         if (g->found_count == g->top && b.equity < g->found[g->found_count - 1].equity) continue;
-        search_bound(g, &b, blanks, &shadows[kind_count - 1], &current_down, &current_lane);
+        int every_tile = only_every_tile(g, &b, blanks);
+        if (b.share >= 0) search_shared(g, share, &b, blanks, blank_shadow, every_tile, &current_down, &current_lane);
+        else search_bound(g, &b, blanks, blank_shadow, every_tile, &current_down, &current_lane);
     }
+}
+
+INTERNAL void generate_top(Gen *g) { top_search(g, NULL); }
+
+INTERNAL void generate_top_shared(Gen *g, TopShare *share) {
+    const Config *c = g->cfg;
+    top_search(g, share && g->top == 1 && c->rows <= share->side && c->cols <= share->side ? share : NULL);
 }
