@@ -133,6 +133,7 @@ enum { EG_RUNNING = 0, EG_OUT_OF_TIME, EG_INTERRUPTED, EG_FAILED };
 #define EG_OUT_RANK 1000000000000000LL /* a move that goes out ranks above any other (millipoints) */
 #define EG_MOST_THREADS 64          /* searches run at once on one endgame */
 #define EG_HELPERS_AFTER 3          /* helpers join once the main search has finished this depth */
+#define EG_HELPERS_AFTER_SECONDS 0.05 /* and has searched this long (a small endgame needs no help) */
 
 /* ---- the search's state -------------------------------------------------------------- */
 
@@ -242,7 +243,7 @@ typedef struct Endgame {
     long long nodes;
     int cut_by_depth;
     int state;
-    double deadline, next_poll;      /* deadline < 0: none */
+    double started, deadline, next_poll; /* deadline < 0: none */
     PyObject *stop;                  /* a callable or NULL */
     PyThreadState *thread;           /* while the GIL is released */
 } Endgame;
@@ -1325,12 +1326,11 @@ static size_t eg_stored(const Endgame *e, const EgHelpers *helpers) {
     return stored;
 }
 
-/* Start the helpers on a depth: the table first grows to hold what the
-   searches may store meanwhile (four times what they stored so far), and
-   does not grow while they run. */
+/* Start the helpers on a depth. The table does not grow while they run:
+   it grows to its full size first (the searches it is shared by have
+   already run a while, and will store much more). */
 static void eg_start_helpers(Endgame *e, EgHelpers *helpers, int depth) {
-    size_t wanted = 4 * (eg_stored(e, helpers) + 1);
-    while (e->bucket_mask + 1 < e->buckets_max && (e->bucket_mask + 1) * EG_BUCKET / 4 < wanted) eg_grow(e);
+    while (e->bucket_mask + 1 < e->buckets_max) eg_grow(e);
     e->grow_at = (size_t)-1;
     helpers->depth = depth;
     helpers->halt = 0;
@@ -1402,7 +1402,8 @@ static void eg_choose_root(Endgame *e, int value) {
 static void eg_deepen(Endgame *e, int max_depth, int threads, PyObject *on_depth, PyObject **result) {
     EgHelpers helpers = {0};
     for (int depth = 1; depth <= max_depth && e->state == EG_RUNNING; depth++) {
-        if (threads > 1 && !helpers.count && depth > EG_HELPERS_AFTER) eg_make_helpers(e, &helpers, threads - 1, max_depth);
+        if (threads > 1 && !helpers.count && depth > EG_HELPERS_AFTER && eg_now() - e->started >= EG_HELPERS_AFTER_SECONDS)
+            eg_make_helpers(e, &helpers, threads - 1, max_depth);
         if (helpers.count) eg_start_helpers(e, &helpers, depth);
         e->cut_by_depth = 0;
         int value = eg_negamax(e, depth, -EG_INFINITY, EG_INFINITY);
@@ -1508,6 +1509,7 @@ INTERNAL PyObject *Core_endgame(Core *self, PyObject *args) {
     e->scoreless_limit = scoreless_limit;
     e->stop = stop == Py_None ? NULL : stop;
     double started = eg_now();
+    e->started = started;
     e->deadline = seconds < 0 ? -1.0 : started + seconds;
     e->next_poll = started + EG_POLL_SECONDS;
     e->thread = PyEval_SaveThread();
