@@ -133,7 +133,7 @@ enum { EG_RUNNING = 0, EG_OUT_OF_TIME, EG_INTERRUPTED, EG_FAILED };
 #define EG_OUT_RANK 1000000000000000LL /* a move that goes out ranks above any other (millipoints) */
 #define EG_MOST_THREADS 64          /* searches run at once on one endgame */
 #define EG_HELPERS_AFTER 3          /* helpers join once the main search has finished this depth */
-#define EG_HELPERS_AFTER_SECONDS 0.05 /* and has searched this long (a small endgame needs no help) */
+#define EG_HELPERS_AFTER_SECONDS 0.25 /* and has searched this long (a small endgame needs no help) */
 
 /* ---- the search's state -------------------------------------------------------------- */
 
