@@ -75,7 +75,7 @@ INFER_SAMPLES = 5000
 """Leaves a ``go infer`` draws at most without ``iterations``."""
 INFER_LINES = 20
 """The likeliest leaves a ``go infer`` reports."""
-NEEDS = {"endgame": "an empty bag", "peg": "one tile in the bag"}
+NEEDS = {"endgame": "an empty bag", "peg": "one or two tiles in the bag"}
 """What the bag must hold for the solving modes."""
 VARIANTS = ("classic",)
 """The variants (CGP's ``var`` opcode) every mode searches; a ``go`` on a
@@ -489,8 +489,8 @@ class SiuEngine:
 
     def _fitting(self, mode: str, bag_count: int, state: State) -> str:
         """The mode that answers this position: ``auto`` picks the one that
-        fits it (the pre-endgame with one tile in the bag, the endgame with
-        none, else the simulation); an endgame or pre-endgame asked of a
+        fits it (the pre-endgame with one or two tiles in the bag, the
+        endgame with none, else the simulation); an endgame or pre-endgame asked of a
         position it does not fit is said to be so and replaced by that one
         (every ``go`` gets a move of the position, not an error)."""
         fits = fitting_search(bag_count, opponent_known=state.opponent_known())
@@ -613,11 +613,14 @@ class SiuEngine:
 
     def _peg(self, position: Position, engine: Engine, unseen: list[Tile], limits: GoLimits, state: State,
              threads: int) -> str:
-        """``go peg``: the pre-endgame, one tile in the bag, each candidate's
-        wins, draws and losses over the tiles the bag may hold (:meth:`_fitting`
-        sends only a position with one), each endgame on ``threads`` threads."""
+        """``go peg``: the pre-endgame, one or two tiles in the bag, each
+        candidate's wins, draws and losses over the tiles the bag may hold
+        (with two, the draws: the tile drawn and the one left after a one-tile
+        placement, the pair after others; :meth:`_fitting` sends only a
+        position with one or two), each endgame on ``threads`` threads."""
         known = state.racks[1 - state.turn] is not None
-        plays = [p for p in engine.plays(position.board, position.racks[0], bag_count=1) if p.move.kind is MoveKind.PLACE]
+        plays = [p for p in engine.plays(position.board, position.racks[0], bag_count=len(position.bag))
+                 if p.move.kind is MoveKind.PLACE]
         if not plays:
             return "pass"
         chosen = self._chosen(plays, limits, state.board) if limits.searchmoves or limits.alsosearchmoves else None
@@ -633,9 +636,11 @@ class SiuEngine:
             groups: dict[str, list[str]] = {"w": [], "d": [], "l": []}
             for outcome in candidate.outcomes:
                 kind = "w" if outcome.spread > 0 else "d" if outcome.spread == 0 else "l"
-                groups[kind].append(alphabet.label(outcome.tile) if outcome.tile else "?")
+                groups[kind].append("".join(alphabet.label(t) if t else "?" for t in outcome.tiles))
             draws = " ".join(f"{kind}:{'|'.join(tiles)}" for kind, tiles in groups.items())
             self.say(f"info peg move {siu_move(state.board, candidate.play.move)} {draws} spread {round(candidate.spread):+d}")
+        if result.samples:
+            self.say(f"info string peg: each candidate over {result.samples} draws sampled, not every draw")
         self.say(f"info nodes {result.endgames} time {int(result.seconds * 1000)}")
         return siu_move(state.board, (result.plays[0].play if result.plays else plays[0]).move)
 

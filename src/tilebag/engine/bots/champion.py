@@ -1,6 +1,6 @@
 """The strongest bot: simulation while the bag holds tiles, the
-pre-endgame solver with one tile left in it, the exact endgame solver once
-it is empty, within one time budget a move.
+pre-endgame solver with one or two tiles left in it, the exact endgame
+solver once it is empty, within one time budget a move.
 
 >>> from tilebag import Game
 >>> game = Game(["champion", "other"], seed=3)
@@ -29,15 +29,16 @@ PREENDGAME_CANDIDATES = 8
 
 
 def fitting_search(bag_count: int, *, opponent_known: bool = True) -> Literal["peg", "endgame", "sim"]:
-    """The search that fits a position: the pre-endgame solver with one tile
-    in the bag, the exact endgame once it is empty (when the opponent's rack
-    is known, as the unseen tiles tell it), otherwise the simulation. The
-    champion plays by it, and the SIU engine's ``go auto`` answers by it.
+    """The search that fits a position: the pre-endgame solver with one or
+    two tiles in the bag, the exact endgame once it is empty (when the
+    opponent's rack is known, as the unseen tiles tell it), otherwise the
+    simulation. The champion plays by it, and the SIU engine's ``go auto``
+    answers by it.
 
-    >>> fitting_search(1), fitting_search(0), fitting_search(0, opponent_known=False), fitting_search(40)
-    ('peg', 'endgame', 'sim', 'sim')
+    >>> fitting_search(1), fitting_search(2), fitting_search(0), fitting_search(0, opponent_known=False), fitting_search(3)
+    ('peg', 'peg', 'endgame', 'sim', 'sim')
     """
-    if bag_count == 1:
+    if bag_count in (1, 2):
         return "peg"
     if bag_count <= 0 and opponent_known:
         return "endgame"
@@ -46,9 +47,10 @@ def fitting_search(bag_count: int, *, opponent_known: bool = True) -> Literal["p
 
 class ChampionPlayer:
     """Simulates in the middle game (:class:`~tilebag.engine.montecarlo.sim.SimPlayer`),
-    solves the pre-endgame with one tile in the bag
+    solves the pre-endgame with one or two tiles in the bag
     (:func:`~tilebag.engine.endgame.preendgame.solve_preendgame`: the best of the
-    candidates it finished in time, else the simulation's choice) and the
+    candidates it finished in time, over draws sampled with two tiles when
+    every draw does not fit in the time, else the simulation's choice) and the
     endgame (:func:`~tilebag.engine.endgame.solver.solve`), each with ``seconds``
     a move; the static player's choice in the variations' turns and games
     of more than two.
@@ -92,7 +94,7 @@ class ChampionPlayer:
         if search == "peg":
             result = solve_preendgame(
                 game.position(), self.engine(game), unseen=game.unseen(game.turn), rules=game.rules,
-                candidates=PREENDGAME_CANDIDATES, seconds=self.seconds, threads=self.threads,
+                candidates=PREENDGAME_CANDIDATES, seconds=self.seconds, threads=self.threads, seed=self._sim.seed,
             )
             self.last_preendgame = result
             if result.plays:
