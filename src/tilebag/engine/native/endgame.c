@@ -1407,7 +1407,9 @@ static void eg_choose_root(Endgame *e, int value) {
 static void eg_deepen(Endgame *e, int max_depth, int threads, PyObject *on_depth, PyObject **result) {
     EgHelpers helpers = {0};
     for (int depth = 1; depth <= max_depth && e->state == EG_RUNNING; depth++) {
-        if (threads > 1 && !helpers.count && depth > EG_HELPERS_AFTER && eg_now() - e->started >= EG_HELPERS_AFTER_SECONDS)
+        double now = eg_now(), searched = now - e->started;
+        if (threads > 1 && !helpers.count && depth > EG_HELPERS_AFTER && searched >= EG_HELPERS_AFTER_SECONDS &&
+            (e->deadline < 0 || e->deadline - now >= searched)) /* not when time is running out: they would only cost */
             eg_make_helpers(e, &helpers, threads - 1, max_depth);
         if (helpers.count) eg_start_helpers(e, &helpers, depth);
         e->cut_by_depth = 0;
