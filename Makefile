@@ -1,13 +1,20 @@
 # Two set-up commands, on a fresh machine with Python 3.11 or newer:
 #   make play   creates .venv, installs tilebag, starts a game
 #   make test   creates .venv, installs tilebag with its test tools, runs the tests
+# What make play installs is what a player gets: the newest releases that
+# pyproject.toml's ranges allow. What make test and make check install is locked:
+# requirements/test.txt pins every package by version and hash, so a new release
+# of a dependency cannot turn the suite red without a commit. make upgrade takes
+# the newest releases into the lock on purpose and runs the suite on them.
 # (make install is the first half of make play: what a player gets, and what
 # tests/web/test_install.py builds afresh to test the browser game on.)
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install play test check clean
+LOCK := requirements/test.txt
+
+.PHONY: install play test check upgrade clean
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tilebag needs Python 3.11 or newer")'
@@ -15,8 +22,14 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[full-screen,server]'
 	@touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# The test environment: every package from the lock, checked by its hash, then
+# tilebag itself, built by the locked setuptools (no build isolation) and with
+# no dependency resolved anew.
+$(VENV)/.installed-test: pyproject.toml $(LOCK)
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tilebag needs Python 3.11 or newer")'
+	@$(PYTHON) -m venv $(VENV) || { echo "could not create a virtual environment: on Debian, apt-get install python3-venv"; exit 1; }
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 
 install: $(VENV)/.installed
@@ -46,6 +59,17 @@ check: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n 2 -q -m "not slow and not service and not browser" || status=1; \
 	$(BIN)/python -m ruff check src tests || status=1; \
 	exit $$status
+
+# make upgrade: the newest releases that pyproject.toml allows, into the lock,
+# then the whole suite on them. It prints what changed; commit the lock on its
+# own, with a message that says so, once the suite is green (fix what the new
+# releases break first).
+upgrade: $(VENV)/.installed-test
+	$(BIN)/uv pip compile pyproject.toml requirements/tools.in --extra test --python-version 3.11 \
+	  --generate-hashes --universal --upgrade --quiet -o $(LOCK)
+	@echo "what the lock takes anew (- before, + now):"
+	@git diff --no-color -U0 -- $(LOCK) | grep -E '^[-+][A-Za-z0-9]' || echo "  nothing: the lock was up to date"
+	$(MAKE) test
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .hypothesis
