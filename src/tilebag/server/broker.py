@@ -101,7 +101,7 @@ class RedisBroker:
     def start(self, heard: Heard, missed: Missed | None = None) -> None:
         # subscribe messages are kept: one comes each time redis-py subscribes again after a lost
         # connection, and what was published meanwhile never reaches this process
-        pubsub = self._redis.pubsub(ignore_subscribe_messages=False)  # type: ignore[no-untyped-call]
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=False)
         pubsub.subscribe(CHANNEL)
 
         def listen() -> None:
@@ -136,7 +136,7 @@ class RedisBroker:
         self._redis.publish(LOBBY_CHANNEL, notice)
 
     def listen_lobby(self, heard: HeardNotice) -> None:
-        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         pubsub.subscribe(LOBBY_CHANNEL)
 
         def listen() -> None:
