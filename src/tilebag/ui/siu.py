@@ -512,7 +512,7 @@ class SiuEngine:
                 self.say(f"info infer leave {alphabet.format_rack(leave) or '-'} prob {chance:.4f}")
 
         found = state.infer(engine, samples=limits.iterations or (10**9 if limits.infinite else INFER_SAMPLES),
-                            seconds=limits.seconds(INFER_SECONDS) or INFER_SECONDS, stop=self._stop.is_set,
+                            seconds=limits.seconds(INFER_SECONDS, counted=True) or INFER_SECONDS, stop=self._stop.is_set,
                             progress=report)
         if isinstance(found, str):
             self.say(f"info string nothing to infer: {found}")
@@ -560,7 +560,7 @@ class SiuEngine:
     def _sim(self, position: Position, engine: Engine, plays: list[Play], unseen: list[Tile], opponent_size: int,
              limits: GoLimits, board: Board, wins: WinTable, threads: int,
              leaves: tuple[tuple[Tile, ...], ...] = ()) -> str:
-        seconds = limits.seconds(DEFAULT_SIM_SECONDS) or DEFAULT_SIM_SECONDS
+        seconds = limits.seconds(DEFAULT_SIM_SECONDS, counted=True) or DEFAULT_SIM_SECONDS
         iterations = limits.iterations or (10**12 if limits.infinite or limits.movetime else 100_000)
         late = None if limits.depth else LATE_BAG  # a depth asked for is the plies every rollout plays
         sim = SimPlayer("siu", plies=limits.depth or 2, late=late, seconds=seconds, iterations=iterations,

@@ -126,11 +126,24 @@ class GoLimits:
     malformed: list[str] = field(default_factory=list)
     """Parameters whose value was not usable (a number that is not one)."""
 
-    def seconds(self, default: float | None) -> float | None:
+    def seconds(self, default: float | None, *, counted: bool = False) -> float | None:
+        """How long the search may run: ``movetime``, without end for
+        ``infinite``, else ``default``. A search that counts its
+        ``iterations`` (``counted``) and is given them without a ``movetime``
+        is bounded by them alone, as a chess engine's ``go nodes`` is, so the
+        same ``go`` does the same work however busy the machine is.
+
+        >>> GoLimits(iterations=16).seconds(1.0, counted=True) == 10.0**9
+        True
+        >>> GoLimits(iterations=16, movetime=200).seconds(1.0, counted=True), GoLimits().seconds(1.0, counted=True)
+        (0.2, 1.0)
+        """
         if self.infinite:
             return 10.0**9
         if self.movetime is not None:
             return max(0.001, self.movetime / 1000)
+        if counted and self.iterations is not None:
+            return 10.0**9
         return default
 
     def ignored(self, mode: str) -> list[str]:
