@@ -42,19 +42,26 @@ T = TypeVar("T")
 
 
 class RateLimit:
-    """At most ``burst`` requests at once per key, refilled at ``rate`` a second.
+    """At most ``burst`` requests at once per key, refilled at ``rate`` a second
+    by ``clock`` (``time.monotonic``; a test gives its own).
 
-    >>> limit = RateLimit(rate=1.0, burst=2.0)
+    >>> now = [0.0]
+    >>> limit = RateLimit(rate=1.0, burst=2.0, clock=lambda: now[0])
     >>> [limit.allow("seat") for _ in range(3)]
     [True, True, False]
+    >>> now[0] = 0.9; limit.allow("seat")
+    False
+    >>> now[0] = 1.0; limit.allow("seat"), limit.allow("seat"), limit.allow("another seat")
+    (True, False, True)
     """
 
-    def __init__(self, rate: float, burst: float) -> None:
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate, self.burst = rate, burst
+        self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}
 
     def allow(self, key: str) -> bool:
-        now = time.monotonic()
+        now = self._clock()
         tokens, last = self._buckets.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - last) * self.rate)
         if tokens < 1:
