@@ -342,8 +342,15 @@ def test_the_final_challenge_is_explained_with_accept_on_screen(web: Server, bro
 def test_a_turn_timer_counts_down_and_a_time_out_is_said(web: Server, browser: Any) -> None:
     made = make(web, [{"name": "ann"}, {"name": "ben"}], options={"turn-time": "4", "game-clock": "10m"})
     ann, ben = (Person.open(web, browser, made["id"], seat["token"], LAPTOP) for seat in made["seats"])
-    ann.page.wait_for_function("document.querySelector('.player.turn .clock').textContent.includes('turn 0:0')")
-    assert ann.page.inner_text(".player:not(.turn) .clock").startswith("10:00")  # the game clock left, not the time used
+    # both cards read in one look while it is still ann's turn (by then the turn may have timed out)
+    seen = ann.page.wait_for_function(
+        """() => {
+            const turn = document.querySelector('.player.turn[data-seat="0"] .clock');
+            const other = document.querySelector('.player[data-seat="1"] .clock');
+            return turn && other && turn.textContent.includes('turn 0:0') && other.textContent;
+        }"""
+    ).json_value()
+    assert seen.startswith("10:00"), seen  # ben's game clock left, not the time used: it is not his turn
     ben.page.wait_for_function("document.getElementById('notice').textContent.includes('time ran out')", timeout=15_000)
     assert "time out" in ben.page.inner_text("#log")
     shot(ben.page, "a-time-out")
