@@ -40,12 +40,12 @@ play: install
 # Every check runs even when one fails, so a contributor sees all problems at once.
 # make test runs the tests on three processes (pytest-xdist): on two cores the third
 # keeps them busy while a test waits on a server, a browser or a database.
-# make test is the whole suite (CI's): the tests, mypy, ruff, then the move
+# make test is the whole suite (CI's): the tests (the 15 slowest named at the end), mypy, ruff, then the move
 # generator against a brute-force enumerator on random positions (perft), as
 # its own step: 300 positions of a sample lexicon, 4 of the full one.
 test: $(VENV)/.installed-test
 	@status=0; \
-	$(BIN)/python -m pytest -n 3 || status=1; \
+	$(BIN)/python -m pytest -n 3 --durations=15 || status=1; \
 	$(BIN)/python -m mypy || status=1; \
 	$(BIN)/python -m ruff check src tests || status=1; \
 	$(BIN)/python -m tilebag bench perft --positions 300 --seed 7 || status=1; \
