@@ -44,7 +44,7 @@ def test_make_test_runs_every_check_and_fails_when_one_fails(tmp_path: Path) -> 
     done, calls = run_make("test", tmp_path)
     assert done.returncode != 0, done.stdout
     assert [call.split()[1] for call in calls] == ["pytest", "mypy", "ruff", "tilebag", "tilebag"]
-    assert calls[0] == "-m pytest -n 3"
+    assert calls[0] == "-m pytest -n 3 --durations=15"
     assert calls[3:] == [
         "-m tilebag bench perft --positions 300 --seed 7",
         "-m tilebag bench perft --full --positions 4 --seed 11",
