@@ -83,3 +83,33 @@ def test_a_seek_made_in_one_browser_is_accepted_in_another_and_both_play(web: Se
         ann.wait_for_url("**/games/**")
         ann.wait_for_selector("#rack .rack-tile")
         assert "Static bot" in ann.inner_text("#players")
+
+
+def test_a_click_while_the_lobby_is_still_loading_is_not_lost(web: Server) -> None:
+    """The lobby's catalog is held back, as on a slow connection: Play the
+    static bot, clicked before it arrives, still makes the game, and a game
+    made with the form waits for the catalog instead of reloading the page."""
+    with chromium() as browser:
+        page = browser.new_context(viewport=LAPTOP).new_page()
+        page.add_init_script("localStorage.setItem('tilebag.name', 'Dora')")
+        held: list[Any] = []
+        holding = [True]
+        page.route("**/api/catalog", lambda route: held.append(route) if holding[0] else route.continue_())
+        page.goto(f"{web.url}/", wait_until="domcontentloaded")
+        page.wait_for_function("() => document.querySelector('#play-bot') !== null")
+        page.click("#play-bot")
+        holding[0] = False
+        page.wait_for_url("**/games/**")
+        page.wait_for_selector("#rack .rack-tile")
+        assert "Dora" in page.inner_text("#players") and "Static bot" in page.inner_text("#players")
+        held.clear()
+        holding[0] = True
+        page.goto(f"{web.url}/", wait_until="domcontentloaded")
+        page.wait_for_function("() => document.querySelector('#create') !== null")
+        page.evaluate("document.querySelector('#create').requestSubmit()")
+        assert page.url == f"{web.url}/", "the form was sent by the browser before the page could read it"
+        assert len(held) == 1 and page.locator("#seats > *").count() == 0
+        holding[0] = False
+        held[0].continue_()
+        page.wait_for_url("**/games/**")  # the form's default, the account-less player against the static bot
+        page.wait_for_selector("#rack .rack-tile")

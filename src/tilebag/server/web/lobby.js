@@ -113,8 +113,7 @@ function linkRow(seat, path) {
   return el("li", {}, el("a", { href: path, text: `Play as ${seat.name}` }), field, copy);
 }
 
-async function create(event) {
-  event.preventDefault();
+async function create() {
   $("create-error").textContent = "";
   $("created").replaceChildren();
   try {
@@ -222,11 +221,17 @@ async function start() {
   $("add-seat").addEventListener("click", () => {
     if ($("seats").children.length < 4) { $("seats").append(seatRow($("seats").children.length, "open")); renumber(); }
   });
-  $("create").addEventListener("submit", create);
   $("refresh").addEventListener("click", refresh);
-  $("play-bot").addEventListener("click", playBot);
   refresh();
   startSeeks({ account, catalog, optionField, readOptions: options });
 }
 
-start();
+const ready = start();
+// Bound at once, not after the catalog arrives: a click while the page is
+// still loading is kept (the form waits for the catalog it is read with).
+$("play-bot").addEventListener("click", playBot);
+$("create").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  await ready;
+  create();
+});
