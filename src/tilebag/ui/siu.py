@@ -27,6 +27,7 @@ input is read with ``os.read`` so that no thread holds a lock of
 from __future__ import annotations
 
 import os
+import random
 import sys
 import threading
 import time
@@ -141,7 +142,8 @@ class State:
         nothing to infer. The rack of the player to move is not needed: the
         tiles they cannot see then include it. Leaves are drawn ``every``
         seconds at a time, and what was found so far is given to
-        ``progress`` after each stretch but the last."""
+        ``progress`` after each stretch but the last. The leaves found for
+        a number of samples do not depend on how fast they were drawn."""
         if self.last_place is None or self.last_place[0] == self.turn:
             return "the last of the moves is not the opponent's placement"
         if self.racks[1 - self.turn] is not None:
@@ -152,16 +154,15 @@ class State:
         deadline = time.monotonic() + seconds
         leaves: list[tuple[Tile, ...]] = []
         tried = 0
-        stretch = 0
+        draws = random.Random(len(unseen))  # one stream over the stretches: the same samples, the same leaves
         while True:
             left = max(0.0, deadline - time.monotonic())
             part = infer_after(engine, self.board, move, score, unseen, size, bag_count=len(unseen) - size,
-                               seed=len(unseen) + stretch, samples=samples - tried, seconds=min(every, left), stop=stop)
+                               seed=draws, samples=samples - tried, seconds=min(every, left), stop=stop)
             if part is None:
                 return "the play used the whole rack, or the bag is empty"
             leaves += part.leaves
             tried += part.tried
-            stretch += 1
             found = Inference(tuple(leaves), tried)
             if tried >= samples or time.monotonic() >= deadline or stop():
                 return found

@@ -74,7 +74,7 @@ def infer_leaves(
     leave_size: int,
     *,
     bag_count: int,
-    seed: int,
+    seed: int | random.Random,
     margin: float = 0.0,
     samples: int = 4000,
     seconds: float = 0.1,
@@ -86,7 +86,9 @@ def infer_leaves(
     ``bag_count`` tiles in the bag) is ``move`` or worth at most ``margin``
     points more than it. Draws ``samples`` leaves at most, for ``seconds``
     at most, until ``enough`` are kept (if given), or until ``stop`` says
-    so; a leave drawn again is not searched again.
+    so; a leave drawn again is not searched again. ``seed`` is a seed, or a
+    generator to go on drawing from: a search cut into stretches then draws
+    the leaves one search of the same samples would, however fast it ran.
 
     :raises ValueError: when ``move`` is not a placement or the leave does
         not fit the unseen tiles.
@@ -96,7 +98,7 @@ def infer_leaves(
     if not 0 <= leave_size <= len(unseen):
         raise ValueError(f"a leave of {leave_size} tiles cannot come from {len(unseen)} unseen tiles")
     played = [rack_tile(t) for t in move.tiles_used]
-    rng = random.Random(seed)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     pool = sorted(unseen)
     deadline = time.monotonic() + seconds
     verdicts: dict[tuple[Tile, ...], bool] = {}
@@ -149,7 +151,7 @@ def infer_after(
     rack_size: int,
     *,
     bag_count: int,
-    seed: int,
+    seed: int | random.Random,
     margin: float = 0.0,
     samples: int = 4000,
     seconds: float = 0.1,
