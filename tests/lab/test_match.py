@@ -4,14 +4,12 @@ was done."""
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
+from running import interrupted_under_way
 from tilebag.engine.bots.specs import BotSpecError, parse_bot_spec
 from tilebag.lab.match import MatchResult, elo_difference, play_pair, run_match
 
@@ -75,17 +73,8 @@ def test_a_simulating_bot_can_be_given_every_core_for_its_moves() -> None:
 
 @pytest.mark.slow
 def test_ctrl_c_stops_a_match_and_reports_the_games_finished() -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tilebag", "match", "static", "greedy", "--games", "100000", "--workers", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        # As from a terminal: a shell's background job starts with Ctrl+C ignored,
-        # and a program keeps a signal its parent chose to ignore.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    time.sleep(4)
-    os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to the whole process group
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
+    returncode, out, err = interrupted_under_way("match", "static", "greedy", "--games", "100000", "--workers", "2")
+    assert returncode == 130, err
     assert "stopped early" in out and "Traceback" not in err
     games = int(out.split(": ")[1].split()[0])
     assert games > 0

@@ -4,15 +4,13 @@ enumerator of :mod:`tilebag.lab.perft` (``make test`` runs the long runs;
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 import tilebag.lab.perft as perft
+from running import interrupted_under_way
 from tilebag.engine.movegen.generator import native_available
 from tilebag.ui.cli import main
 
@@ -50,14 +48,7 @@ def test_a_mismatch_is_printed_with_the_rack_the_board_and_the_plays_and_exits_1
 
 @pytest.mark.slow
 def test_ctrl_c_stops_and_reports_the_positions_checked() -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tilebag", "bench", "perft", "--positions", "100000"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as from a terminal (see test_match)
-    )
-    time.sleep(3)
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
+    returncode, out, err = interrupted_under_way("bench", "perft", "--positions", "100000")
+    assert returncode == 130, err
     assert "stopped early" in out and "Traceback" not in err
     assert int(out.split()[1]) > 0  # "perft: N positions ..."

@@ -188,11 +188,15 @@ def test_a_bots_turn_held_by_a_dead_process_is_taken_over() -> None:
         store = Store(sql_url(database), migrate_schema=False)
         dead = GameService(Rooms(store))  # a process that takes a person's move and the bot's turn, then dies
         room, tokens = dead.create([{"name": "ann"}, {"bot": "static"}], {}, 17, bots=False)
-        assert store.claim_bot_turn(room.game_id, "a process now dead", 3.0)
+        lease = 6.0
+        claimed = time.monotonic()
+        assert store.claim_bot_turn(room.game_id, "a process now dead", lease)
         dead.act(room, 0, next_action(view(server.url, room.game_id, tokens[0])), bots=False)
         time.sleep(1.5)
-        assert len(view(server.url, room.game_id)["events"]) == 1  # type: ignore[arg-type]  # its lease holds
-        wait_for("the bot's move", lambda: len(view(server.url, room.game_id)["events"]) == 2, 20)  # type: ignore[arg-type]
+        events = len(view(server.url, room.game_id)["events"])  # type: ignore[arg-type]
+        if time.monotonic() - claimed < lease:  # looked while the lease held (a busy machine may take longer)
+            assert events == 1, "the bot's turn was taken while another process held it"
+        wait_for("the bot's move", lambda: len(view(server.url, room.game_id)["events"]) == 2, 40)  # type: ignore[arg-type]
         time.sleep(1.0)
         assert len(view(server.url, room.game_id)["events"]) == 2  # type: ignore[arg-type]  # and once only
 

@@ -57,7 +57,7 @@ def test_a_director_runs_a_round_and_a_watcher_sees_the_standings(web: Server, b
         director.click("#enter-result button[type=submit]")
         director.wait_for_selector(f"#divisions td:has-text('{mine}–{theirs}')")
     # the watcher's page asks again by itself: the winners lead, by their spread
-    leader = watcher.wait_for_selector("#divisions table tr:nth-child(3) td:nth-child(6):has-text('+51')", timeout=15000)
+    leader = watcher.wait_for_selector("#divisions table tr:nth-child(3) td:nth-child(6):has-text('+51')", timeout=30000)
     assert leader is not None
     standings = watcher.locator("#divisions table").first.inner_text()
     assert "+40" in standings and "-40" in standings and "-51" in standings
