@@ -11,7 +11,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pexpect
 import pyte
@@ -97,6 +97,16 @@ class Terminal:
                 return found
             if time.monotonic() > deadline or not self.child.isalive() and not self._more():
                 raise AssertionError(f"screen never showed {pattern!r}; it shows:\n{self.text()}")
+            self.pump(0.1)
+
+    def wait_until(self, holds: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+        """Read on until ``holds()`` is true of the screen (a program draws
+        in parts, and a busy machine draws slowly); fail saying ``what``
+        never came, with the screen's contents, if it is not within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while not holds():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what} never came; the screen shows:\n{self.text()}")
             self.pump(0.1)
 
     def _more(self) -> bool:

@@ -77,6 +77,8 @@ def squeezed(text: str) -> str:
     return "".join(text.split())
 
 
+COLUMNS = " A  B  C  D  E  F  G  H  I  J  K  L  M  N  O"
+"""The board's column letters, as the screen draws them."""
 MESSAGES_LEFT = 52
 """The first column of the right-hand panes (scores, messages)."""
 
@@ -119,9 +121,8 @@ def test_full_screen_game_against_the_static_bot(terminals, tmp_path: Path) -> N
         bot_play = let_bot_move(game, bot)
         term.wait_for(re.escape(f"{BOT} plays {bot_play}"))
     term.wait_for("You to move")
-    screen = term.text()
-    assert " A  B  C  D  E  F  G  H  I  J  K  L  M  N  O" in screen
-    assert "Your rack:" in screen and "Bag: " in screen and "Unseen (" in screen
+    term.wait_until(lambda: all(part in term.text() for part in (COLUMNS, "Your rack:", "Bag: ", "Unseen (")),
+                    "the whole screen (board, rack, bag and unseen tiles)")
 
     term.line("8Q HELLO")  # a typo: there is no column Q
     term.wait_for("Not a move")
@@ -285,16 +286,11 @@ def test_messages_wrap_to_the_pane_and_show_in_full(terminals, tmp_path: Path, r
         term.line(mine)
         said = bot_line(game, bot)
         term.wait_for("You to move")
-    term.pump(0.5)
-    pane = term.region(MESSAGES_LEFT)
-    for part in said:
-        assert squeezed(part) in pane, term.text()
+    term.wait_until(lambda: all(squeezed(part) in term.region(MESSAGES_LEFT) for part in said), f"the messages {said}")
     term.line(f"save {record}")
     term.wait_for("Game record written")
-    term.pump(0.5)
-    assert squeezed(f"{record}") in term.region(MESSAGES_LEFT), term.text()
-    board = term.text()
-    assert " A  B  C  D  E  F  G  H  I  J  K  L  M  N  O" in board and "Your rack:" in board and "Bag: " in board
+    wait_in_pane(term, f"{record}")
+    term.wait_until(lambda: all(part in term.text() for part in (COLUMNS, "Your rack:", "Bag: ")), "the board and rack")
     quit_game(term)
     assert term.wait_exit() == 0
 
@@ -307,16 +303,13 @@ def test_resizing_wraps_the_messages_again_and_a_small_terminal_says_so(terminal
     last = "You to move." if game.turn == 0 else f"{BOT} plays"
     term.resize(24, 80)
     term.wait_for("Your rack:")
-    term.pump(0.5)
-    assert squeezed("Draw for first play") in term.region(MESSAGES_LEFT) or squeezed(last) in term.region(MESSAGES_LEFT)
-    assert squeezed(last) in term.region(MESSAGES_LEFT), term.text()
+    wait_in_pane(term, last)  # the messages wrapped again to the new width
     term.resize(18, 60)
     term.wait_for(r"The terminal is too small \(needs 80×24, it is 60×18\)")
-    assert "TW" not in term.text()  # no cut-off board behind the notice
+    term.wait_until(lambda: "TW" not in term.text(), "a notice without a cut-off board behind it")
     term.resize(30, 90)
     term.wait_for("Your rack:")
-    assert "too small" not in term.text()
-    assert " A  B  C  D  E  F  G  H  I  J  K  L  M  N  O" in term.text()
+    term.wait_until(lambda: "too small" not in term.text() and COLUMNS in term.text(), "the whole board again")
     quit_game(term)
     assert term.wait_exit() == 0
 
@@ -372,8 +365,7 @@ def test_ctrl_q_asks_before_leaving_a_game_that_is_not_saved(terminals) -> None:
     term.press("ctrl+q")
     term.wait_for("Leave the game\\? Its \\d+ moves are not saved")  # yours and the bot's
     term.type("n")
-    term.pump(0.5)
-    assert "Leave the game" not in term.text()
+    term.wait_until(lambda: "Leave the game" not in term.text(), "the game again, the question gone")
     term.line("board")
     term.wait_for("You to move")
     term.press("ctrl+q")
