@@ -38,18 +38,23 @@ play: install
 	$(BIN)/tilebag play $(ARGS)
 
 # Every check runs even when one fails, so a contributor sees all problems at once.
-# make test runs the tests on three processes (pytest-xdist): on two cores the third
-# keeps them busy while a test waits on a server, a browser or a database.
-# make test is the whole suite (CI's): the tests (the 15 slowest named at the end), mypy, ruff, then the move
-# generator against a brute-force enumerator on random positions (perft), as
-# its own step: 300 positions of a sample lexicon, 4 of the full one.
+# make test is the whole suite (CI's): the tests, mypy, ruff, then the move
+# generator against a brute-force enumerator on random positions (perft): 300
+# positions of a sample lexicon, 4 of the full one. The tests run on three
+# processes (pytest-xdist) that take work from each other when one runs out
+# (worksteal): on two cores the third keeps them busy while a test waits on a
+# server, a browser or a database. mypy and perft, one process each, run beside
+# the tests and report after them. The 15 slowest tests are named at the end.
 test: $(VENV)/.installed-test
-	@status=0; \
-	$(BIN)/python -m pytest -n 3 --durations=15 || status=1; \
-	$(BIN)/python -m mypy || status=1; \
+	@status=0; beside=$$(mktemp -d); \
+	{ s=0; $(BIN)/python -m mypy || s=1; \
+	  $(BIN)/python -m tilebag bench perft --positions 300 --seed 7 || s=1; \
+	  $(BIN)/python -m tilebag bench perft --full --positions 4 --seed 11 || s=1; \
+	  exit $$s; } > "$$beside/out" 2>&1 & checks=$$!; \
+	$(BIN)/python -m pytest -n 3 --dist worksteal --durations=15 || status=1; \
 	$(BIN)/python -m ruff check src tests || status=1; \
-	$(BIN)/python -m tilebag bench perft --positions 300 --seed 7 || status=1; \
-	$(BIN)/python -m tilebag bench perft --full --positions 4 --seed 11 || status=1; \
+	wait $$checks || status=1; \
+	cat "$$beside/out"; rm -rf "$$beside"; \
 	exit $$status
 
 # make check is the fast tier, for the inner loop (under a minute): the tests

@@ -16,19 +16,20 @@ from conftest import ROOT
 
 FAKE_PYTHON = """#!/bin/sh
 echo "$*" >> "{log}"
-case "$2" in pytest) exit 1;; esac
+case "$2" in {failing}) exit 1;; esac
 exit 0
 """
 
 
-def run_make(target: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], list[str]]:
-    """``make TARGET`` with a stand-in virtual environment whose pytest fails;
-    what it ran, one call a line (the arguments given to python)."""
+def run_make(target: str, tmp_path: Path, failing: str = "pytest") -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """``make TARGET`` with a stand-in virtual environment whose ``failing``
+    tool (pytest unless told) fails; what it ran, one call a line (the
+    arguments given to python)."""
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
     log = tmp_path / "calls.log"
     python = venv / "bin" / "python"
-    python.write_text(FAKE_PYTHON.format(log=log))
+    python.write_text(FAKE_PYTHON.format(log=log, failing=failing))
     python.chmod(0o755)
     for stamp in (".installed", ".installed-test"):
         (venv / stamp).touch()
@@ -40,15 +41,21 @@ def run_make(target: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess[s
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_test_runs_every_check_and_fails_when_one_fails(tmp_path: Path) -> None:
-    """The whole suite, mypy, ruff, then perft on the sample and on the full lexicon: all run when pytest fails."""
+    """The whole suite, mypy, ruff and perft on the sample and on the full lexicon: all run when pytest fails."""
     done, calls = run_make("test", tmp_path)
     assert done.returncode != 0, done.stdout
-    assert [call.split()[1] for call in calls] == ["pytest", "mypy", "ruff", "tilebag", "tilebag"]
-    assert calls[0] == "-m pytest -n 3 --durations=15"
-    assert calls[3:] == [
-        "-m tilebag bench perft --positions 300 --seed 7",
-        "-m tilebag bench perft --full --positions 4 --seed 11",
-    ]
+    # mypy and perft run beside the tests, in this order; the tests, then ruff
+    beside = [call for call in calls if call.split()[1] in ("mypy", "tilebag")]
+    assert beside == ["-m mypy", "-m tilebag bench perft --positions 300 --seed 7",
+                      "-m tilebag bench perft --full --positions 4 --seed 11"]
+    assert [call for call in calls if call not in beside] == [
+        "-m pytest -n 3 --dist worksteal --durations=15", "-m ruff check src tests"]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_test_fails_when_a_check_beside_the_tests_fails(tmp_path: Path) -> None:
+    done, calls = run_make("test", tmp_path, failing="mypy")
+    assert done.returncode != 0 and len(calls) == 5, (done.stdout, calls)
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
