@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import io
 import queue
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tilebag.ui.siu_notation import parse_go
+from tilebag.ui.siu_notation import parse_go, parse_siu_move
 
 pytestmark = pytest.mark.slow
 """Slow as a whole: every test runs ``tilebag siu`` and searches in it, some for set times."""
@@ -374,20 +375,6 @@ def _parent_of(proc: Path) -> int | None:
         return None
 
 
-def _last_infer_report(lines: list[list[str]]) -> list[list[str]]:
-    """The last of the streamed ``info infer`` reports: a report lists each
-    leave once, likeliest first, so a leave seen again or a chance that rises
-    starts the next report."""
-    reports: list[list[list[str]]] = []
-    for words in lines:
-        current = reports[-1] if reports else None
-        if current is None or words[3] in {w[3] for w in current} or float(words[5]) > float(current[-1][5]):
-            reports.append([words])
-        else:
-            current.append(words)
-    return reports[-1] if reports else []
-
-
 def test_go_infer_reports_the_opponents_likely_leaves_and_a_sim_can_use_them(engine: Engine) -> None:
     """The opponent opened with OX for 18 points: a static player does that
     only keeping very good tiles, so the sim told to use the inference
@@ -396,7 +383,22 @@ def test_go_infer_reports_the_opponents_likely_leaves_and_a_sim_can_use_them(eng
     engine.send(opened)
     engine.send("go infer iterations 1500")
     out = engine.until("bestmove")
-    leaves = _last_infer_report([line.split() for line in out if line.startswith("info infer leave")])
+    # The last report is the one the 1500 draws give, however many stretches (and so
+    # streamed reports) they took: the same draws made here, in one stretch.
+    from tilebag.formats import cgp
+    from tilebag.ui.siu import INFER_LINES, SiuEngine, State
+
+    lexicon, here = SiuEngine(io.StringIO()).lexicon_and_engine(None)
+    state = State(cgp.parse(f"{EMPTY} / 0/0 0"), lexicon)
+    state.play(parse_siu_move(state.board, "8G.OX"))
+    state.racks[state.turn] = lexicon.alphabet.parse_rack("AEINRST")
+    found = state.infer(here, samples=1500, seconds=600, stop=lambda: False, every=600)
+    assert not isinstance(found, str)
+    expected = [f"info infer leave {lexicon.alphabet.format_rack(leave)} prob {chance:.4f}"
+                for leave, chance in found.chances()[:INFER_LINES]]
+    reported = [line for line in out if line.startswith("info infer leave")]
+    assert reported[-len(expected):] == expected
+    leaves = [line.split() for line in expected]
     assert out[-1] == "bestmove none" and 3 <= len(leaves) <= 20
     chances = [float(words[5]) for words in leaves]
     assert all(len(words[3]) == 5 for words in leaves) and chances == sorted(chances, reverse=True)
